@@ -1,0 +1,76 @@
+/**
+ * The narrow contract every KV backend meets (embedded LMDB, etcd, later TiKV).
+ *
+ * Keys and values are arbitrary bytes; keys order by unsigned byte comparison (memcmp).
+ * A store gives snapshot reads at a start timestamp and an atomic, conditional commit:
+ * "first committer wins" on every written key and every key in `checkKeys`.
+ * Buffers returned by a backend belong to the caller (backends copy out of shared memory).
+ */
+
+/** Half-open key range [start, end). `end` must be > `start` for a non-empty range. */
+export interface KeyRange {
+  readonly start: Uint8Array;
+  readonly end: Uint8Array;
+}
+
+export interface KvPair {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+}
+
+export interface ScanOptions {
+  /** Newest-to-oldest order (from just below `end` down to `start`). Default false. */
+  readonly reverse?: boolean;
+  /** At most this many pairs. Required: callers page through large ranges. */
+  readonly limit: number;
+}
+
+/** A consistent, read-only view of the store as of `startTs`. */
+export interface Snapshot {
+  /** Every commit with commitTs <= startTs is visible; none after it is. */
+  readonly startTs: bigint;
+  /** The value of `key`, or undefined if absent (or deleted) in this snapshot. */
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /** Values in the order of `keys`; undefined where absent. */
+  batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
+  /** Up to `limit` live pairs in [start, end), ascending unless `reverse`. */
+  scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]>;
+  /** Frees backend resources (read transactions). Idempotent; the snapshot is unusable after. */
+  release(): void;
+}
+
+export type Mutation =
+  | { readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array }
+  | { readonly op: 'del'; readonly key: Uint8Array };
+
+export interface CommitRequest {
+  readonly startTs: bigint;
+  /** At most one mutation per key. */
+  readonly mutations: readonly Mutation[];
+  /**
+   * Keys that were read and must not have changed since startTs (SELECT ... FOR UPDATE,
+   * table definitions a writer depends on). The commit fails if any was committed after startTs.
+   */
+  readonly checkKeys: readonly Uint8Array[];
+}
+
+/**
+ * A transactional KV store. `commit` is atomic and durable (fsync'd) when its promise resolves.
+ * It rejects with SqlError ER_LOCK_DEADLOCK (1213/40001) when any mutated or checked key was
+ * committed by another transaction after `startTs` (deletes count as commits); nothing is then
+ * applied.
+ */
+export interface Store {
+  /** Human-readable backend description for logs, e.g. `lmdb:///path`. */
+  readonly url: string;
+  /** Opens a snapshot at the latest committed state. */
+  snapshot(): Promise<Snapshot>;
+  /** Applies mutations atomically if no conflict; resolves with the commit timestamp. */
+  commit(req: CommitRequest): Promise<bigint>;
+  /**
+   * Removes every key in [start, end) outside any transaction (used after DROP TABLE/INDEX
+   * for data no schema refers to any more). May run in several batches; not atomic.
+   */
+  deleteRange(range: KeyRange): Promise<void>;
+  close(): Promise<void>;
+}

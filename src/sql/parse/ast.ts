@@ -1,0 +1,319 @@
+/**
+ * ShaleDB's own typed, immutable SQL AST. `sql/parse` builds it (from node-sql-parser's loose
+ * output or from the hand-written fast paths); every other layer reads only these types.
+ * Every node is tagged by `kind`; consumers switch over `kind` and end with `assertNever`.
+ * Identifiers are kept as written (case preserved, quotes removed).
+ */
+import type { ColumnType, Value } from '../../types/index.js';
+
+// ---------------------------------------------------------------------------------------------
+// Expressions
+
+export type BinaryOp =
+  | '+' | '-' | '*' | '/' | 'DIV' | '%'
+  | '=' | '<=>' | '<>' | '<' | '<=' | '>' | '>='
+  | 'AND' | 'OR' | 'XOR'
+  | '&' | '|' | '^' | '<<' | '>>';
+
+export type UnaryOp = '-' | '+' | 'NOT' | '~' | 'BINARY';
+
+export type AggName = 'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'GROUP_CONCAT' | 'BIT_AND' | 'BIT_OR' | 'BIT_XOR';
+
+export type VarScope = 'user' | 'session' | 'global' | 'default';
+
+export type Expr =
+  /** A constant. Integer literals are bigint, `1.5` is Decimal, `1e3` is number, 'x' is string, x'ff' is Uint8Array. */
+  | { readonly kind: 'literal'; readonly value: Value }
+  /** A `?` placeholder (0-based, in text order) or a literal lifted out by the statement cache. */
+  | { readonly kind: 'param'; readonly index: number }
+  | { readonly kind: 'column'; readonly db?: string; readonly table?: string; readonly name: string }
+  | { readonly kind: 'binary'; readonly op: BinaryOp; readonly left: Expr; readonly right: Expr }
+  | { readonly kind: 'unary'; readonly op: UnaryOp; readonly operand: Expr }
+  | { readonly kind: 'isNull'; readonly expr: Expr; readonly not: boolean }
+  /** `x IS [NOT] TRUE|FALSE` */
+  | { readonly kind: 'isBool'; readonly expr: Expr; readonly value: boolean; readonly not: boolean }
+  | { readonly kind: 'between'; readonly expr: Expr; readonly low: Expr; readonly high: Expr; readonly not: boolean }
+  | { readonly kind: 'in'; readonly expr: Expr; readonly list: readonly Expr[]; readonly not: boolean }
+  | { readonly kind: 'like'; readonly expr: Expr; readonly pattern: Expr; readonly escape?: Expr; readonly not: boolean }
+  /** Scalar function call; `name` upper-cased (e.g. 'CONCAT', 'LAST_INSERT_ID', 'NOW'). */
+  | { readonly kind: 'func'; readonly name: string; readonly args: readonly Expr[] }
+  /** Aggregate; `arg` null means `COUNT(*)`. `separator` only for GROUP_CONCAT. */
+  | {
+      readonly kind: 'agg';
+      readonly name: AggName;
+      readonly arg: Expr | null;
+      readonly distinct: boolean;
+      readonly separator?: string;
+      readonly orderBy?: readonly OrderItem[];
+    }
+  | {
+      readonly kind: 'case';
+      readonly operand?: Expr;
+      readonly whens: ReadonlyArray<{ readonly when: Expr; readonly then: Expr }>;
+      readonly else?: Expr;
+    }
+  | { readonly kind: 'cast'; readonly expr: Expr; readonly to: CastTarget }
+  /** `@x` (user), `@@x` (default scope), `@@session.x`, `@@global.x`. `name` lower-cased for system vars. */
+  | { readonly kind: 'variable'; readonly scope: VarScope; readonly name: string }
+  /** `DEFAULT` as a value in INSERT/UPDATE, or `DEFAULT(col)` when `column` is set. */
+  | { readonly kind: 'default'; readonly column?: string }
+  /** `VALUES(col)` inside ON DUPLICATE KEY UPDATE. */
+  | { readonly kind: 'valuesRef'; readonly column: string }
+  /** A row constructor `(a, b)`. */
+  | { readonly kind: 'row'; readonly items: readonly Expr[] }
+  /** `INTERVAL expr unit`, only as an argument of DATE_ADD/DATE_SUB/+/-. Unit upper-cased. */
+  | { readonly kind: 'interval'; readonly expr: Expr; readonly unit: string }
+  /** Scalar subquery, `EXISTS (...)`, `x IN (SELECT ...)`. */
+  | { readonly kind: 'subquery'; readonly query: SelectStmt }
+  | { readonly kind: 'exists'; readonly query: SelectStmt; readonly not: boolean }
+  | { readonly kind: 'inSubquery'; readonly expr: Expr; readonly query: SelectStmt; readonly not: boolean };
+
+/** Target of CAST/CONVERT: a column type (SIGNED -> bigint, UNSIGNED -> bigint unsigned, CHAR, DECIMAL(m,d), DATE...). */
+export type CastTarget = ColumnType;
+
+// ---------------------------------------------------------------------------------------------
+// SELECT
+
+export interface TableName {
+  readonly db?: string;
+  readonly name: string;
+}
+
+export type FromItem =
+  | { readonly kind: 'table'; readonly table: TableName; readonly alias?: string }
+  | { readonly kind: 'derived'; readonly query: SelectStmt; readonly alias: string }
+  | {
+      readonly kind: 'join';
+      readonly joinType: 'inner' | 'left' | 'right' | 'cross';
+      readonly left: FromItem;
+      readonly right: FromItem;
+      readonly on?: Expr;
+      readonly using?: readonly string[];
+    };
+
+export type SelectItem =
+  | { readonly kind: 'expr'; readonly expr: Expr; readonly alias?: string; readonly text: string }
+  /** `*` or `t.*` */
+  | { readonly kind: 'star'; readonly table?: string };
+
+export interface OrderItem {
+  readonly expr: Expr;
+  readonly desc: boolean;
+}
+
+export interface Limit {
+  readonly count: Expr;
+  readonly offset?: Expr;
+}
+
+export interface SelectStmt {
+  readonly kind: 'select';
+  readonly distinct: boolean;
+  readonly items: readonly SelectItem[];
+  /** null for `SELECT 1` without FROM (or FROM DUAL). */
+  readonly from: FromItem | null;
+  readonly where?: Expr;
+  readonly groupBy: readonly Expr[];
+  readonly having?: Expr;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit?: Limit;
+  readonly lock?: 'update' | 'share';
+  /** UNION [ALL] chain: this select followed by the others. */
+  readonly union?: ReadonlyArray<{ readonly all: boolean; readonly select: SelectStmt }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DML
+
+export interface Assignment {
+  readonly column: string;
+  readonly table?: string;
+  readonly value: Expr;
+}
+
+export interface InsertStmt {
+  readonly kind: 'insert';
+  readonly table: TableName;
+  /** Empty when the statement gave no column list. */
+  readonly columns: readonly string[];
+  /** VALUES rows; each expr may be `default`. Empty when `select` is used. */
+  readonly rows: ReadonlyArray<readonly Expr[]>;
+  readonly select?: SelectStmt;
+  /** `INSERT ... SET a=1, b=2` is turned into columns + one row. */
+  readonly ignore: boolean;
+  readonly replace: boolean;
+  readonly onDuplicate: readonly Assignment[];
+}
+
+export interface UpdateStmt {
+  readonly kind: 'update';
+  readonly table: TableName;
+  readonly alias?: string;
+  readonly set: readonly Assignment[];
+  readonly where?: Expr;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit?: Limit;
+  readonly ignore: boolean;
+}
+
+export interface DeleteStmt {
+  readonly kind: 'delete';
+  readonly table: TableName;
+  readonly alias?: string;
+  readonly where?: Expr;
+  readonly orderBy: readonly OrderItem[];
+  readonly limit?: Limit;
+}
+
+// ---------------------------------------------------------------------------------------------
+// DDL
+
+/** Default of a column: none given, a constant expression, or CURRENT_TIMESTAMP[(fsp)]. */
+export type DefaultDef =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'expr'; readonly expr: Expr }
+  | { readonly kind: 'now'; readonly fsp: number };
+
+export interface ColumnDef {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** true: NOT NULL; false: NULL given explicitly or nothing said. */
+  readonly notNull: boolean;
+  readonly default: DefaultDef;
+  readonly autoIncrement: boolean;
+  /** Inline PRIMARY KEY / UNIQUE [KEY]. */
+  readonly primaryKey: boolean;
+  readonly unique: boolean;
+  readonly onUpdateNow: boolean;
+  readonly comment: string;
+}
+
+export interface IndexColumn {
+  readonly name: string;
+  /** Prefix length `col(10)`; undefined for the whole column. */
+  readonly length?: number;
+  readonly desc: boolean;
+}
+
+export interface IndexDef {
+  /** undefined: generate a name as MySQL does (first column name, `_2` suffix on clashes). */
+  readonly name?: string;
+  readonly columns: readonly IndexColumn[];
+  readonly primary: boolean;
+  readonly unique: boolean;
+}
+
+export interface ForeignKeyDef {
+  readonly name?: string;
+  readonly columns: readonly string[];
+  readonly refTable: TableName;
+  readonly refColumns: readonly string[];
+  readonly onDelete: string;
+  readonly onUpdate: string;
+}
+
+export interface CreateTableStmt {
+  readonly kind: 'createTable';
+  readonly table: TableName;
+  readonly ifNotExists: boolean;
+  readonly columns: readonly ColumnDef[];
+  readonly indexes: readonly IndexDef[];
+  readonly foreignKeys: readonly ForeignKeyDef[];
+  /** Table options as written, keys upper-cased: ENGINE, AUTO_INCREMENT, DEFAULT CHARSET, COLLATE, COMMENT. */
+  readonly options: Readonly<Record<string, string>>;
+}
+
+export interface CreateIndexStmt {
+  readonly kind: 'createIndex';
+  readonly table: TableName;
+  readonly index: IndexDef & { readonly name: string };
+  readonly ifNotExists: boolean;
+}
+
+export interface DropIndexStmt {
+  readonly kind: 'dropIndex';
+  readonly table: TableName;
+  readonly name: string;
+  readonly ifExists: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Everything else
+
+export type ShowTarget =
+  | 'databases'
+  | 'tables'
+  | 'columns'
+  | 'index'
+  | 'createTable'
+  | 'createDatabase'
+  | 'variables'
+  | 'status'
+  | 'warnings'
+  | 'errors'
+  | 'engines'
+  | 'collation'
+  | 'charset'
+  | 'tableStatus'
+  | 'processlist'
+  | 'grants'
+  | 'plugins';
+
+export interface ShowStmt {
+  readonly kind: 'show';
+  readonly target: ShowTarget;
+  readonly full: boolean;
+  readonly global: boolean;
+  /** SHOW COLUMNS/INDEX/CREATE TABLE FROM table. */
+  readonly table?: TableName;
+  /** SHOW TABLES FROM db / SHOW CREATE DATABASE db. */
+  readonly db?: string;
+  readonly like?: string;
+  readonly where?: Expr;
+}
+
+export interface SetAssignment {
+  readonly scope: VarScope;
+  /** Lower-cased for system variables. */
+  readonly name: string;
+  /** `DEFAULT` is represented as `{ kind: 'default' }`. */
+  readonly value: Expr;
+}
+
+export type Statement =
+  | SelectStmt
+  | InsertStmt
+  | UpdateStmt
+  | DeleteStmt
+  | CreateTableStmt
+  | CreateIndexStmt
+  | DropIndexStmt
+  | { readonly kind: 'createDatabase'; readonly name: string; readonly ifNotExists: boolean }
+  | { readonly kind: 'dropDatabase'; readonly name: string; readonly ifExists: boolean }
+  | { readonly kind: 'dropTable'; readonly tables: readonly TableName[]; readonly ifExists: boolean }
+  | { readonly kind: 'truncate'; readonly table: TableName }
+  | { readonly kind: 'use'; readonly db: string }
+  /** BEGIN, START TRANSACTION [READ ONLY|READ WRITE|WITH CONSISTENT SNAPSHOT]. */
+  | { readonly kind: 'begin'; readonly readOnly: boolean }
+  | { readonly kind: 'commit' }
+  | { readonly kind: 'rollback' }
+  | { readonly kind: 'savepoint'; readonly name: string }
+  | { readonly kind: 'rollbackToSavepoint'; readonly name: string }
+  | { readonly kind: 'releaseSavepoint'; readonly name: string }
+  | { readonly kind: 'set'; readonly assignments: readonly SetAssignment[] }
+  /** SET NAMES cs [COLLATE c] / SET CHARACTER SET cs. `charset` lower-cased; 'default' allowed. */
+  | { readonly kind: 'setNames'; readonly charset: string; readonly collation?: string }
+  /** SET [GLOBAL|SESSION] TRANSACTION ISOLATION LEVEL ... | READ ONLY | READ WRITE. */
+  | {
+      readonly kind: 'setTransaction';
+      readonly scope: 'global' | 'session' | 'next';
+      readonly isolation?: string;
+      readonly readOnly?: boolean;
+    }
+  | ShowStmt
+  | { readonly kind: 'explain'; readonly stmt: Statement; readonly analyze: boolean }
+  /** Statements accepted and ignored with OK: LOCK/UNLOCK TABLES, ANALYZE TABLE, FLUSH, DO. */
+  | { readonly kind: 'noop'; readonly what: string }
+  | { readonly kind: 'kill'; readonly connectionId: Expr; readonly queryOnly: boolean };
+
+export type StatementKind = Statement['kind'];

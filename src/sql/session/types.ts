@@ -1,0 +1,125 @@
+/**
+ * The contract between `server/` (wire protocol) and the SQL engine. The server knows nothing
+ * about plans, catalogs or KV: it authenticates, opens a Session per connection and turns
+ * ExecResults and SqlErrors into packets.
+ */
+import type { ColumnType, Value } from '../../types/index.js';
+
+/** One column of a result set, as ColumnDefinition41 describes it. */
+export interface ResultColumn {
+  /** Label the client sees (alias, or the expression text for unaliased expressions). */
+  readonly name: string;
+  /** Underlying column name, '' for expressions. */
+  readonly orgName: string;
+  /** Table alias, '' for expressions. */
+  readonly table: string;
+  readonly orgTable: string;
+  /** Database of the table, '' for expressions. */
+  readonly schema: string;
+  readonly type: ColumnType;
+  readonly notNull: boolean;
+  readonly primaryKey: boolean;
+  readonly uniqueKey: boolean;
+  readonly multipleKey: boolean;
+  readonly autoIncrement: boolean;
+  /** Only for COM_FIELD_LIST: the column default as text, null when none. */
+  readonly defaultText?: string | null;
+}
+
+export interface OkResult {
+  readonly kind: 'ok';
+  readonly affectedRows: bigint;
+  readonly insertId: bigint;
+  /** Human-readable info, e.g. `Rows matched: 1  Changed: 1  Warnings: 0`; '' when none. */
+  readonly info: string;
+  readonly warnings: number;
+}
+
+/** A complete result set. Values follow `columns[i].type` (see types/value.ts). */
+export interface RowsResult {
+  readonly kind: 'rows';
+  readonly columns: readonly ResultColumn[];
+  readonly rows: ReadonlyArray<readonly Value[]>;
+  readonly warnings: number;
+}
+
+export type ExecResult = OkResult | RowsResult;
+
+/** A server-side prepared statement (COM_STMT_PREPARE). Parsed and planned once. */
+export interface PreparedStatement {
+  /** Number of `?` placeholders outside strings and comments. */
+  readonly paramCount: number;
+  /** Result columns, empty for statements without a result set. */
+  readonly columns: readonly ResultColumn[];
+  /**
+   * Runs the statement. `params` has exactly `paramCount` values as decoded from the binary
+   * protocol (LONGLONG -> bigint, DOUBLE -> number, strings -> string, BLOB -> Uint8Array,
+   * DATETIME -> DateTime, NULL -> null); the engine coerces them to the context type.
+   */
+  execute(params: readonly Value[]): Promise<ExecResult>;
+  close(): void;
+}
+
+export interface SessionOptions {
+  readonly connectionId: number;
+  readonly user: string;
+  readonly host: string;
+  /** Database from the handshake, if any. */
+  readonly database?: string;
+  /** Collation id from the handshake (e.g. 45, 224, 255). */
+  readonly collationId: number;
+  /** CLIENT_FOUND_ROWS: UPDATE reports matched rather than changed rows. */
+  readonly foundRows: boolean;
+}
+
+/** Per-connection SQL state. Methods are never called concurrently for one session. */
+export interface Session {
+  readonly connectionId: number;
+  /** True while an explicit (or autocommit=0) transaction is open: the IN_TRANS status flag. */
+  inTransaction(): boolean;
+  /** @@autocommit: the AUTOCOMMIT status flag. */
+  autocommit(): boolean;
+  currentDatabase(): string | null;
+  /** COM_INIT_DB. Throws ER_BAD_DB_ERROR. */
+  useDatabase(db: string): Promise<void>;
+  /** Splits a COM_QUERY string into statements (`;` outside strings/comments); empty pieces dropped. */
+  splitStatements(sql: string): string[];
+  /** Runs one statement of a COM_QUERY. Throws SqlError. */
+  query(sql: string): Promise<ExecResult>;
+  /** COM_STMT_PREPARE. Throws SqlError (ER_UNSUPPORTED_PS for statements that cannot be prepared). */
+  prepare(sql: string): Promise<PreparedStatement>;
+  /** COM_FIELD_LIST: the columns of `table` in the current database, with defaultText set. */
+  fieldList(table: string): Promise<ResultColumn[]>;
+  /** COM_RESET_CONNECTION: roll back, drop user variables and session variable changes; keep db. */
+  reset(): Promise<void>;
+  /** Connection closed: roll back any open transaction and free resources. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Stored credentials of an account (never the plaintext password). */
+export interface UserAuth {
+  /** SHA1(SHA1(password)), or empty for an empty password. */
+  readonly nativeHash: Uint8Array;
+  /** SHA256(SHA256(password)), or empty for an empty password. */
+  readonly sha2Hash: Uint8Array;
+}
+
+export interface ServerStats {
+  readonly uptimeSeconds: number;
+  readonly threads: number;
+  readonly questions: number;
+  readonly slowQueries: number;
+  readonly openTables: number;
+}
+
+/** What the server needs from the engine. */
+export interface Engine {
+  /** `8.0.11-ShaleDB-<version>` */
+  readonly serverVersion: string;
+  /** Credentials for `user` connecting from `host`, or null if no such account. */
+  lookupUser(user: string, host: string): Promise<UserAuth | null>;
+  /** Opens a session; throws ER_BAD_DB_ERROR if `opts.database` does not exist. */
+  openSession(opts: SessionOptions): Promise<Session>;
+  /** Counts a statement for COM_STATISTICS / status. */
+  stats(): ServerStats;
+}

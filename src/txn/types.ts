@@ -1,0 +1,59 @@
+/**
+ * Transactions over any `kv` Store: snapshot isolation, buffered writes with read-your-writes,
+ * first committer wins. Implementations live beside this file; other layers use only these types.
+ */
+import type { KeyRange, KvPair, ScanOptions, Store } from '../kv/kv.js';
+
+export interface Txn {
+  /** The snapshot timestamp: reads see every commit with commitTs <= startTs. */
+  readonly startTs: bigint;
+  /** Number of buffered mutations (puts + deletes). */
+  readonly writeCount: number;
+  /** True once commit() or rollback() was called. */
+  readonly finished: boolean;
+
+  /** Buffered value if this txn wrote `key` (undefined if it deleted it), else the snapshot's. */
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /** Like get() for many keys, in one snapshot round trip. */
+  batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
+  /**
+   * Up to `limit` live pairs in [start, end) merging the snapshot with this txn's buffer
+   * (buffered puts appear, buffered deletes hide snapshot keys), ascending unless `reverse`.
+   * To page on, call again with the range narrowed past the last key returned.
+   */
+  scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]>;
+
+  put(key: Uint8Array, value: Uint8Array): void;
+  delete(key: Uint8Array): void;
+  /**
+   * Adds keys whose snapshot value this txn depends on (SELECT ... FOR UPDATE, the definition
+   * of a table it writes). Commit fails with 1213 if any of them changed after startTs.
+   */
+  lockKeys(keys: readonly Uint8Array[]): void;
+
+  /** Marks the current buffer state (statement start). */
+  checkpoint(): number;
+  /** Undoes every put/delete/lockKeys made after checkpoint `cp` (a failed statement). */
+  rollbackTo(cp: number): void;
+
+  /**
+   * Commits durably. Read-only txns just release their snapshot. Rejects with SqlError
+   * ER_LOCK_DEADLOCK (1213/40001) on a write conflict; the txn is finished either way.
+   */
+  commit(): Promise<void>;
+  /** Discards the buffer and releases the snapshot. Idempotent. */
+  rollback(): void;
+}
+
+export interface TxnStore {
+  readonly kv: Store;
+  /** Starts a transaction at the latest committed state. */
+  begin(): Promise<Txn>;
+  /**
+   * Managed read-write transaction: runs `fn`, commits, retries from scratch on 1213 up to
+   * `retries` times (default 10, with a small random backoff). Rolls back on any other throw.
+   */
+  update<T>(fn: (txn: Txn) => Promise<T>, retries?: number): Promise<T>;
+  /** Managed read-only transaction (no commit needed; always released). */
+  view<T>(fn: (txn: Txn) => Promise<T>): Promise<T>;
+}

@@ -1,0 +1,137 @@
+/**
+ * SQL column types as the catalog stores them and every layer reads them.
+ * One plain, immutable object per type; `kind` is the MySQL type name in lower case.
+ */
+export type TypeKind =
+  | 'tinyint'
+  | 'smallint'
+  | 'mediumint'
+  | 'int'
+  | 'bigint'
+  | 'float'
+  | 'double'
+  | 'decimal'
+  | 'char'
+  | 'varchar'
+  | 'text'
+  | 'binary'
+  | 'varbinary'
+  | 'blob'
+  | 'date'
+  | 'datetime'
+  | 'timestamp'
+  | 'time'
+  | 'year'
+  | 'json'
+  | 'null';
+
+/** Size variant of TEXT / BLOB: TINYTEXT (255), TEXT (65535), MEDIUMTEXT (16M), LONGTEXT (4G). */
+export type LobSize = 'tiny' | 'normal' | 'medium' | 'long';
+
+export interface ColumnType {
+  readonly kind: TypeKind;
+  /** Integers and decimals only. */
+  readonly unsigned: boolean;
+  /**
+   * Integers: display width (-1 when not given; tinyint(1) keeps 1, the BOOLEAN marker).
+   * DECIMAL: precision M. CHAR/VARCHAR/BINARY/VARBINARY: max length in characters / bytes.
+   * Others: -1.
+   */
+  readonly length: number;
+  /** DECIMAL: scale D. DATETIME/TIMESTAMP/TIME: fractional seconds precision (0-6). Others 0. */
+  readonly scale: number;
+  /** TEXT/BLOB size variant; 'normal' for everything else. */
+  readonly lob: LobSize;
+  /** Collation of string types: e.g. 'utf8mb4_bin', 'utf8mb4_general_ci'; 'binary' for binary types and non-strings. */
+  readonly collation: string;
+}
+
+export const INTEGER_KINDS: ReadonlySet<TypeKind> = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'bigint', 'year']);
+export const STRING_KINDS: ReadonlySet<TypeKind> = new Set(['char', 'varchar', 'text']);
+export const BINARY_KINDS: ReadonlySet<TypeKind> = new Set(['binary', 'varbinary', 'blob']);
+export const TEMPORAL_KINDS: ReadonlySet<TypeKind> = new Set(['date', 'datetime', 'timestamp', 'time']);
+
+/** Until case-insensitive collations land, strings compare and index by their UTF-8 bytes. */
+export const DEFAULT_COLLATION = 'utf8mb4_bin';
+
+export function isIntegerType(t: ColumnType): boolean {
+  return INTEGER_KINDS.has(t.kind);
+}
+export function isStringType(t: ColumnType): boolean {
+  return STRING_KINDS.has(t.kind);
+}
+export function isBinaryType(t: ColumnType): boolean {
+  return BINARY_KINDS.has(t.kind);
+}
+export function isTemporalType(t: ColumnType): boolean {
+  return TEMPORAL_KINDS.has(t.kind);
+}
+
+/** Builds a ColumnType, filling the fields a kind does not use with their neutral values. */
+export function makeType(kind: TypeKind, opts: Partial<Omit<ColumnType, 'kind'>> = {}): ColumnType {
+  const stringish = STRING_KINDS.has(kind);
+  return {
+    kind,
+    unsigned: opts.unsigned ?? false,
+    length: opts.length ?? -1,
+    scale: opts.scale ?? 0,
+    lob: opts.lob ?? 'normal',
+    collation: opts.collation ?? (stringish ? DEFAULT_COLLATION : 'binary'),
+  };
+}
+
+/** Inclusive value bounds of an integer type. */
+export function integerBounds(t: ColumnType): { min: bigint; max: bigint } {
+  const bits = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64, year: 16 }[t.kind as 'int'];
+  if (bits === undefined) throw new Error(`not an integer type: ${t.kind}`);
+  if (t.unsigned) return { min: 0n, max: (1n << BigInt(bits)) - 1n };
+  return { min: -(1n << BigInt(bits - 1)), max: (1n << BigInt(bits - 1)) - 1n };
+}
+
+/** Maximum byte length of a TEXT/BLOB variant. */
+export function lobMaxBytes(lob: LobSize): number {
+  return { tiny: 255, normal: 65535, medium: 16777215, long: 4294967295 }[lob];
+}
+
+/**
+ * The type as MySQL prints it in SHOW CREATE TABLE / information_schema COLUMN_TYPE (8.0.19+:
+ * no display width on integers except tinyint(1)), e.g. `int`, `int unsigned`, `tinyint(1)`,
+ * `decimal(10,2)`, `varchar(255)`, `datetime(6)`, `longtext`.
+ */
+export function formatColumnType(t: ColumnType): string {
+  const uns = t.unsigned ? ' unsigned' : '';
+  switch (t.kind) {
+    case 'tinyint':
+      return (t.length === 1 ? 'tinyint(1)' : 'tinyint') + uns;
+    case 'smallint':
+    case 'mediumint':
+    case 'int':
+    case 'bigint':
+      return t.kind + uns;
+    case 'year':
+      return 'year';
+    case 'float':
+    case 'double':
+      return t.kind + uns;
+    case 'decimal':
+      return `decimal(${t.length},${t.scale})${uns}`;
+    case 'char':
+    case 'varchar':
+    case 'binary':
+    case 'varbinary':
+      return `${t.kind}(${t.length})`;
+    case 'text':
+    case 'blob': {
+      const prefix = t.lob === 'normal' ? '' : t.lob;
+      return prefix + t.kind;
+    }
+    case 'datetime':
+    case 'timestamp':
+    case 'time':
+      return t.scale > 0 ? `${t.kind}(${t.scale})` : t.kind;
+    case 'date':
+    case 'json':
+    case 'null':
+      return t.kind;
+  }
+}

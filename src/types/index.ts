@@ -1,0 +1,19 @@
+export {
+  type TypeKind,
+  type LobSize,
+  type ColumnType,
+  INTEGER_KINDS,
+  STRING_KINDS,
+  BINARY_KINDS,
+  TEMPORAL_KINDS,
+  DEFAULT_COLLATION,
+  isIntegerType,
+  isStringType,
+  isBinaryType,
+  isTemporalType,
+  makeType,
+  integerBounds,
+  lobMaxBytes,
+  formatColumnType,
+} from './column-type.js';
+export { type Value, Decimal, DateTime, Duration, isDecimal, isBytes } from './value.js';
