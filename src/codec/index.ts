@@ -1,0 +1,13 @@
+/**
+ * ShaleDB codec: memcomparable keys, table/index/meta keys, index values and row format v2.
+ * Every byte format here is frozen: part of the on-disk format. See each file's header.
+ */
+export type { Handle } from './handle.js';
+export { intHandle, commonHandle } from './handle.js';
+export { encodeKeyValues, decodeKeyValues } from './key-values.js';
+export { tablePrefix, recordPrefix, recordKey, decodeRecordKey, indexPrefix, indexKey, decodeIndexKey, decodeTableId } from './keys.js';
+export { encodeIndexValue, decodeIndexValue } from './index-value.js';
+export { metaKey, decodeMetaKey } from './meta-key.js';
+export { encodeRow } from './row-encoder.js';
+export { decodeRow } from './row-decoder.js';
+export { FLAG_NULL, FLAG_BYTES, FLAG_INT, FLAG_UINT, FLAG_FLOAT, FLAG_DECIMAL, FLAG_DURATION, FLAG_MAX } from './flags.js';

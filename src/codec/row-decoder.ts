@@ -1,0 +1,145 @@
+/**
+ * Decodes row format v2 (see row-format.ts): each requested column id is found by binary search
+ * in the not-null ids, then the null ids; an id in neither decodes as `undefined`.
+ *
+ * frozen: part of the on-disk format.
+ */
+import type { ColumnType, Value } from '../types/index.js';
+import { Duration } from '../types/index.js';
+import { assertNever } from '../util/index.js';
+import { view8 } from './byte-writer.js';
+import { corrupt } from './codec-error.js';
+import { readDecimalBin } from './decimal-bin.js';
+import { unpackDateTime } from './packed-datetime.js';
+import { ROW_FLAG_BIG, ROW_HEADER_LEN, ROW_VERSION } from './row-format.js';
+import { decodeUtf8 } from './utf8.js';
+import { valueClass } from './value-class.js';
+
+interface RowHeader {
+  readonly notNull: number;
+  readonly nulls: number;
+  readonly idW: number;
+  readonly offW: number;
+  readonly nullIdsAt: number;
+  readonly offsetsAt: number;
+  readonly valuesAt: number;
+}
+
+function readLE(row: Uint8Array, p: number, width: number): number {
+  if (width === 1) return row[p] as number;
+  if (width === 2) return (row[p] as number) | ((row[p + 1] as number) << 8);
+  return ((row[p] as number) | ((row[p + 1] as number) << 8) | ((row[p + 2] as number) << 16) | ((row[p + 3] as number) << 24)) >>> 0;
+}
+
+function parseHeader(row: Uint8Array): RowHeader {
+  if (row.length < ROW_HEADER_LEN || row[0] !== ROW_VERSION) throw corrupt('not a v2 row');
+  const big = ((row[1] as number) & ROW_FLAG_BIG) !== 0;
+  const idW = big ? 4 : 1;
+  const offW = big ? 4 : 2;
+  const notNull = readLE(row, 2, 2);
+  const nulls = readLE(row, 4, 2);
+  const nullIdsAt = ROW_HEADER_LEN + notNull * idW;
+  const offsetsAt = nullIdsAt + nulls * idW;
+  const valuesAt = offsetsAt + notNull * offW;
+  const valuesEnd = notNull === 0 ? 0 : readLE(row, valuesAt - offW, offW);
+  if (valuesAt + valuesEnd > row.length) throw corrupt('row shorter than its header says');
+  return { notNull, nulls, idW, offW, nullIdsAt, offsetsAt, valuesAt };
+}
+
+/** Index of `id` among `count` ascending ids of width `w` at `at`, or -1. */
+function findId(row: Uint8Array, at: number, count: number, w: number, id: number): number {
+  let lo = 0;
+  let hi = count - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = w === 1 ? (row[at + mid] as number) : readLE(row, at + mid * 4, 4);
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+export function decodeRow(
+  row: Uint8Array,
+  columns: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>,
+): Array<Value | undefined> {
+  const h = parseHeader(row);
+  const out = new Array<Value | undefined>(columns.length);
+  for (let k = 0; k < columns.length; k++) {
+    const col = columns[k] as { readonly id: number; readonly type: ColumnType };
+    const i = findId(row, ROW_HEADER_LEN, h.notNull, h.idW, col.id);
+    if (i >= 0) {
+      const start = i === 0 ? 0 : readLE(row, h.offsetsAt + (i - 1) * h.offW, h.offW);
+      const end = readLE(row, h.offsetsAt + i * h.offW, h.offW);
+      if (end < start) throw corrupt('row offsets out of order');
+      out[k] = readRowValue(row, h.valuesAt + start, h.valuesAt + end, col.type);
+    } else {
+      out[k] = findId(row, h.nullIdsAt, h.nulls, h.idW, col.id) >= 0 ? null : undefined;
+    }
+  }
+  return out;
+}
+
+function readSigned(row: Uint8Array, s: number, len: number): bigint {
+  switch (len) {
+    case 1:
+      return BigInt(((row[s] as number) << 24) >> 24);
+    case 2:
+      return BigInt((readLE(row, s, 2) << 16) >> 16);
+    case 4:
+      return BigInt(readLE(row, s, 4) | 0);
+    case 8:
+      return view8(row, s).getBigInt64(0, true);
+    default:
+      throw corrupt(`integer of ${len} bytes`);
+  }
+}
+
+function readUnsigned(row: Uint8Array, s: number, len: number): bigint {
+  switch (len) {
+    case 1:
+    case 2:
+    case 4:
+      return BigInt(readLE(row, s, len));
+    case 8:
+      return view8(row, s).getBigUint64(0, true);
+    default:
+      throw corrupt(`integer of ${len} bytes`);
+  }
+}
+
+function need8(len: number, what: string): void {
+  if (len !== 8) throw corrupt(`${what} of ${len} bytes`);
+}
+
+export function readRowValue(row: Uint8Array, s: number, e: number, t: ColumnType): Value {
+  const cls = valueClass(t);
+  switch (cls) {
+    case 'int':
+      return readSigned(row, s, e - s);
+    case 'uint':
+      return readUnsigned(row, s, e - s);
+    case 'float':
+      need8(e - s, 'double');
+      return view8(row, s).getFloat64(0, true);
+    case 'decimal':
+      if (e - s < 3) throw corrupt('short decimal');
+      return readDecimalBin(row, s + 2, row[s] as number, row[s + 1] as number).value;
+    case 'string':
+      return decodeUtf8(row, s, e);
+    case 'bytes':
+      return row.slice(s, e);
+    case 'date':
+    case 'datetime':
+      need8(e - s, 'datetime');
+      return unpackDateTime(readLE(row, s + 4, 4), readLE(row, s, 4), cls, t.scale);
+    case 'duration':
+      need8(e - s, 'time');
+      return new Duration(view8(row, s).getBigInt64(0, true), t.scale);
+    case 'null':
+      throw corrupt(`a value stored for a NULL-typed column`);
+    default:
+      return assertNever(cls, 'value class');
+  }
+}
