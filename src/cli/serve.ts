@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import { openStore } from '../kv/index.js';
+import { createTxnStore } from '../txn/index.js';
+import { createEngine } from '../sql/session/index.js';
+import { startServer, type RunningServer } from '../server/index.js';
+
+export interface ServeOptions {
+  readonly host: string;
+  readonly port: number;
+  /** KV store URL: `lmdb://<dir>` or a plain directory. */
+  readonly store: string;
+  readonly rootPassword?: string;
+  readonly logger: Logger;
+}
+
+export interface RunningNode {
+  readonly port: number;
+  /** Stops accepting, closes connections (rolling back open transactions) and closes the store. */
+  stop(): Promise<void>;
+}
+
+/** Opens the store, the SQL engine and the MySQL listener: one ShaleDB SQL node. */
+export async function startNode(opts: ServeOptions): Promise<RunningNode> {
+  const kv = await openStore(opts.store);
+  const engine = await createEngine(createTxnStore(kv), {
+    logger: opts.logger,
+    ...(opts.rootPassword !== undefined ? { rootPassword: opts.rootPassword } : {}),
+  });
+  let server: RunningServer;
+  try {
+    server = await startServer({ host: opts.host, port: opts.port, engine, logger: opts.logger });
+  } catch (err) {
+    await engine.close();
+    await kv.close();
+    throw err;
+  }
+  opts.logger.info({ event: 'listening', host: opts.host, port: server.port, store: kv.url }, 'ShaleDB ready');
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await server.close();
+      await engine.close();
+      await kv.close();
+      opts.logger.info({ event: 'stopped' }, 'ShaleDB stopped');
+    })();
+    return stopping;
+  };
+  return { port: server.port, stop };
+}
+
+/** Runs a node until SIGTERM/SIGINT, then shuts down gracefully. */
+export async function serveUntilSignal(opts: ServeOptions): Promise<void> {
+  const node = await startNode(opts);
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      opts.logger.info({ event: 'signal', signal }, 'shutting down');
+      node.stop().then(resolve, (err: unknown) => {
+        opts.logger.error({ event: 'shutdown-failed', err }, 'shutdown failed');
+        resolve();
+      });
+    };
+    process.once('SIGTERM', onSignal);
+    process.once('SIGINT', onSignal);
+  });
+}
