@@ -288,7 +288,14 @@ export type Statement =
   | CreateTableStmt
   | CreateIndexStmt
   | DropIndexStmt
-  | { readonly kind: 'createDatabase'; readonly name: string; readonly ifNotExists: boolean }
+  /** `charset`/`collation` (lower-cased) from [DEFAULT] CHARACTER SET / COLLATE, when given. */
+  | {
+      readonly kind: 'createDatabase';
+      readonly name: string;
+      readonly ifNotExists: boolean;
+      readonly charset?: string;
+      readonly collation?: string;
+    }
   | { readonly kind: 'dropDatabase'; readonly name: string; readonly ifExists: boolean }
   | { readonly kind: 'dropTable'; readonly tables: readonly TableName[]; readonly ifExists: boolean }
   | { readonly kind: 'truncate'; readonly table: TableName }

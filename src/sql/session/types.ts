@@ -3,47 +3,9 @@
  * about plans, catalogs or KV: it authenticates, opens a Session per connection and turns
  * ExecResults and SqlErrors into packets.
  */
-import type { ColumnType, Value } from '../../types/index.js';
+import type { ExecResult, ResultColumn, Value } from '../../types/index.js';
 
-/** One column of a result set, as ColumnDefinition41 describes it. */
-export interface ResultColumn {
-  /** Label the client sees (alias, or the expression text for unaliased expressions). */
-  readonly name: string;
-  /** Underlying column name, '' for expressions. */
-  readonly orgName: string;
-  /** Table alias, '' for expressions. */
-  readonly table: string;
-  readonly orgTable: string;
-  /** Database of the table, '' for expressions. */
-  readonly schema: string;
-  readonly type: ColumnType;
-  readonly notNull: boolean;
-  readonly primaryKey: boolean;
-  readonly uniqueKey: boolean;
-  readonly multipleKey: boolean;
-  readonly autoIncrement: boolean;
-  /** Only for COM_FIELD_LIST: the column default as text, null when none. */
-  readonly defaultText?: string | null;
-}
-
-export interface OkResult {
-  readonly kind: 'ok';
-  readonly affectedRows: bigint;
-  readonly insertId: bigint;
-  /** Human-readable info, e.g. `Rows matched: 1  Changed: 1  Warnings: 0`; '' when none. */
-  readonly info: string;
-  readonly warnings: number;
-}
-
-/** A complete result set. Values follow `columns[i].type` (see types/value.ts). */
-export interface RowsResult {
-  readonly kind: 'rows';
-  readonly columns: readonly ResultColumn[];
-  readonly rows: ReadonlyArray<readonly Value[]>;
-  readonly warnings: number;
-}
-
-export type ExecResult = OkResult | RowsResult;
+export type { ExecResult, OkResult, ResultColumn, RowsResult } from '../../types/index.js';
 
 /** A server-side prepared statement (COM_STMT_PREPARE). Parsed and planned once. */
 export interface PreparedStatement {
