@@ -24,6 +24,7 @@ export const ERRORS = {
   ER_UNKNOWN_COM_ERROR: spec(1047, '08S01', 'Unknown command'),
   ER_BAD_NULL_ERROR: spec(1048, '23000', "Column '%s' cannot be null"),
   ER_BAD_DB_ERROR: spec(1049, '42000', "Unknown database '%s'"),
+  ER_NO_SUCH_TABLE: spec(1146, '42S02', "Table '%s' doesn't exist"),
   ER_TABLE_EXISTS_ERROR: spec(1050, '42S01', "Table '%s' already exists"),
   ER_BAD_TABLE_ERROR: spec(1051, '42S02', "Unknown table '%s'"),
   ER_NON_UNIQ_ERROR: spec(1052, '23000', "Column '%s' in %s is ambiguous"),

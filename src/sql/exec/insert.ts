@@ -1,0 +1,112 @@
+/**
+ * INSERT / INSERT IGNORE / REPLACE / INSERT ... ON DUPLICATE KEY UPDATE [... SELECT].
+ * OK packet: affected rows (1 per insert, REPLACE adds the deleted rows, ODKU 2 per updated row,
+ * 0 (1 with FOUND_ROWS) per unchanged one), insert id = first generated AUTO_INCREMENT id,
+ * info `Records: N  Duplicates: D  Warnings: W` for multi-row statements.
+ */
+import { rowHandle, type Schema } from '../../catalog/index.js';
+import type { Handle } from '../../codec/index.js';
+import type { Value } from '../../types/index.js';
+import { SqlError } from '../../errors/index.js';
+import { buildSelect, resolveTable } from '../plan/index.js';
+import type { InsertStmt } from '../parse/index.js';
+import type { ExecResult } from '../../types/index.js';
+import type { CompiledStatement, ExecContext } from './context.js';
+import { buildExecutor } from './build.js';
+import { drain, type ExecFactory } from './executor.js';
+import { CountingContext } from './counting-context.js';
+import { RowBuilder, compileValues, targetColumns, type NewRows, type ValueSource } from './insert-rows.js';
+import { compileOnDuplicate, type OnDuplicate } from './on-duplicate.js';
+import { TableWriter } from './table-writer.js';
+
+type Mode = 'insert' | 'ignore' | 'replace' | 'upsert';
+
+interface Counts {
+  affected: bigint;
+  duplicates: number;
+}
+
+export function compileInsert(stmt: InsertStmt, schema: Schema, currentDb: string | null): CompiledStatement {
+  const table = resolveTable(schema, currentDb, stmt.table);
+  const targets = targetColumns(table, stmt.columns);
+  const values = stmt.select === undefined ? compileValues(stmt, targets.length) : null;
+  const select = stmt.select === undefined ? null : compileInsertSelect(stmt, schema, currentDb, targets.length);
+  const mode: Mode = stmt.replace ? 'replace' : stmt.onDuplicate.length > 0 ? 'upsert' : stmt.ignore ? 'ignore' : 'insert';
+  const upsert = mode === 'upsert' ? compileOnDuplicate(table, stmt.onDuplicate) : null;
+  const builder = new RowBuilder(table, targets, stmt.ignore);
+  const writer = new TableWriter(table);
+  const run = async (outer: ExecContext): Promise<ExecResult> => {
+    const ctx = new CountingContext(outer);
+    writer.lockTable(ctx);
+    const sources: ReadonlyArray<ReadonlyArray<ValueSource | Value>> = values ?? (await drain((select as ExecFactory)(ctx, Infinity)));
+    const rows = await builder.build(sources, values === null, ctx);
+    const counts = await writeRows(ctx, writer, rows, mode, upsert);
+    if (rows.firstId !== null) ctx.setLastInsertId(rows.firstId);
+    const multi = sources.length > 1 || select !== null;
+    const info = multi ? `Records: ${sources.length}  Duplicates: ${counts.duplicates}  Warnings: ${ctx.warnings}` : '';
+    return { kind: 'ok', affectedRows: counts.affected, insertId: rows.firstId ?? 0n, info, warnings: ctx.warnings };
+  };
+  return { columns: [], schemaVersion: schema.version, readOnly: false, run };
+}
+
+function compileInsertSelect(stmt: InsertStmt, schema: Schema, currentDb: string | null, width: number): ExecFactory {
+  const plan = buildSelect(stmt.select as NonNullable<InsertStmt['select']>, schema, currentDb);
+  if (plan.schema.width !== width) throw SqlError.of('ER_WRONG_VALUE_COUNT_ON_ROW', 1);
+  return buildExecutor(plan);
+}
+
+async function writeRows(ctx: CountingContext, writer: TableWriter, rows: NewRows, mode: Mode, upsert: OnDuplicate | null): Promise<Counts> {
+  const counts: Counts = { affected: 0n, duplicates: 0 };
+  const table = writer.table;
+  const fastPath = mode === 'insert' || mode === 'ignore';
+  for (let r = 0; r < rows.rows.length; r++) {
+    const row = rows.rows[r] as Value[];
+    const handle = rowHandle(table, row, rows.rowIds?.[r]);
+    const checkPk = !(rows.generatedHandle[r] ?? false);
+    if (fastPath && !checkPk && !writer.hasUniqueIndexes) {
+      writer.insert(ctx.txn, row, handle);
+      counts.affected++;
+      continue;
+    }
+    await writeOne(ctx, writer, row, handle, checkPk, mode, upsert, counts);
+  }
+  return counts;
+}
+
+async function writeOne(
+  ctx: CountingContext, writer: TableWriter, row: Value[], handle: Handle, checkPk: boolean, mode: Mode, upsert: OnDuplicate | null, counts: Counts,
+): Promise<void> {
+  let conflict = await writer.findConflict(ctx.txn, row, handle, checkPk);
+  if (conflict === null) {
+    writer.insert(ctx.txn, row, handle);
+    counts.affected++;
+    return;
+  }
+  counts.duplicates++;
+  switch (mode) {
+    case 'insert':
+      throw conflict.error;
+    case 'ignore':
+      ctx.warn(conflict.error.errno, conflict.error.message);
+      return;
+    case 'replace':
+      while (conflict !== null) {
+        const old = await writer.read(ctx.txn, conflict.handle);
+        if (old === null) throw conflict.error;
+        writer.delete(ctx.txn, old, conflict.handle);
+        counts.affected++;
+        conflict = await writer.findConflict(ctx.txn, row, handle, true);
+      }
+      writer.insert(ctx.txn, row, handle);
+      counts.affected++;
+      return;
+    case 'upsert': {
+      const old = await writer.read(ctx.txn, conflict.handle);
+      if (old === null) throw conflict.error;
+      const changed = await (upsert as OnDuplicate).apply(ctx, writer, old, conflict.handle, row);
+      counts.affected += changed ? 2n : ctx.foundRowsFlag ? 1n : 0n;
+      return;
+    }
+  }
+}
+

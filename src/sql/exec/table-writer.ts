@@ -1,0 +1,112 @@
+/**
+ * Row + index mutation through the catalog's record functions: insert, delete and update of
+ * one row with every writable index (public and writeOnly) kept in step, and the uniqueness
+ * checks (PRIMARY and distinct unique entries, against snapshot + write buffer).
+ */
+import {
+  decodeRecord, encodeRecordValue, indexEntry, indexValues, primaryIndex, recordKeyOf, sameHandle, writableIndexes,
+  type IndexInfo, type TableInfo,
+} from '../../catalog/index.js';
+import { decodeIndexValue, type Handle } from '../../codec/index.js';
+import type { Txn } from '../../txn/index.js';
+import type { Value } from '../../types/index.js';
+import { SqlError } from '../../errors/index.js';
+import { bytesEqual } from '../../util/index.js';
+import { valueToString } from '../expr/index.js';
+import type { ExecContext } from './context.js';
+
+export interface Conflict {
+  /** The existing row's handle. */
+  readonly handle: Handle;
+  readonly error: SqlError;
+}
+
+export class TableWriter {
+  readonly indexes: readonly IndexInfo[];
+  private readonly uniques: readonly IndexInfo[];
+  private readonly pk: IndexInfo | undefined;
+
+  constructor(readonly table: TableInfo) {
+    this.indexes = writableIndexes(table);
+    this.uniques = this.indexes.filter((i) => i.unique);
+    this.pk = primaryIndex(table);
+  }
+
+  get hasUniqueIndexes(): boolean {
+    return this.uniques.length > 0;
+  }
+
+  /** Makes a concurrent DDL on the table conflict with this statement's transaction. */
+  lockTable(ctx: ExecContext): void {
+    ctx.txn.lockKeys([ctx.catalog.tableDefKey(this.table)]);
+  }
+
+  /** The first existing row `row` would collide with (PRIMARY if `checkPk`, then unique indexes). */
+  async findConflict(txn: Txn, row: readonly Value[], handle: Handle, checkPk: boolean): Promise<Conflict | null> {
+    if (checkPk && this.pk !== undefined) {
+      if ((await txn.get(recordKeyOf(this.table, handle))) !== undefined) return { handle, error: this.dupError(this.pk, row) };
+    }
+    for (const ix of this.uniques) {
+      const e = indexEntry(this.table, ix, row, handle);
+      if (!e.distinct) continue;
+      const v = await txn.get(e.key);
+      if (v === undefined) continue;
+      const owner = decodeIndexValue(v);
+      if (owner !== null && !sameHandle(owner, handle)) return { handle: owner, error: this.dupError(ix, row) };
+    }
+    return null;
+  }
+
+  dupError(ix: IndexInfo, row: readonly Value[]): SqlError {
+    const text = indexValues(ix, row).map((v) => (v === null ? 'NULL' : valueToString(v))).join('-');
+    return SqlError.of('ER_DUP_ENTRY', text, `${this.table.name}.${ix.primary ? 'PRIMARY' : ix.name}`);
+  }
+
+  insert(txn: Txn, row: readonly Value[], handle: Handle): void {
+    txn.put(recordKeyOf(this.table, handle), encodeRecordValue(this.table, row));
+    for (const ix of this.indexes) {
+      const e = indexEntry(this.table, ix, row, handle);
+      txn.put(e.key, e.value);
+    }
+  }
+
+  delete(txn: Txn, row: readonly Value[], handle: Handle): void {
+    txn.delete(recordKeyOf(this.table, handle));
+    for (const ix of this.indexes) txn.delete(indexEntry(this.table, ix, row, handle).key);
+  }
+
+  /** Reads the full row stored under `handle`, or null. */
+  async read(txn: Txn, handle: Handle): Promise<Value[] | null> {
+    const v = await txn.get(recordKeyOf(this.table, handle));
+    return v === undefined ? null : decodeRecord(this.table, handle, v);
+  }
+
+  /**
+   * Replaces `oldRow` (at `oldHandle`) by `newRow` (at `newHandle`): checks the changed unique
+   * keys first (throws the 1062 error, nothing written), then writes only what changed.
+   */
+  async update(txn: Txn, oldRow: readonly Value[], oldHandle: Handle, newRow: readonly Value[], newHandle: Handle): Promise<void> {
+    const moved = !sameHandle(oldHandle, newHandle);
+    if (moved && this.pk !== undefined && (await txn.get(recordKeyOf(this.table, newHandle))) !== undefined) {
+      throw this.dupError(this.pk, newRow);
+    }
+    const changes: Array<{ oldKey: Uint8Array; key: Uint8Array; value: Uint8Array }> = [];
+    for (const ix of this.indexes) {
+      const o = indexEntry(this.table, ix, oldRow, oldHandle);
+      const n = indexEntry(this.table, ix, newRow, newHandle);
+      if (bytesEqual(o.key, n.key) && bytesEqual(o.value, n.value)) continue;
+      if (n.distinct && !bytesEqual(o.key, n.key)) {
+        const v = await txn.get(n.key);
+        const owner = v === undefined ? null : decodeIndexValue(v);
+        if (owner !== null && !sameHandle(owner, oldHandle)) throw this.dupError(ix, newRow);
+      }
+      changes.push({ oldKey: o.key, key: n.key, value: n.value });
+    }
+    if (moved) txn.delete(recordKeyOf(this.table, oldHandle));
+    txn.put(recordKeyOf(this.table, newHandle), encodeRecordValue(this.table, newRow));
+    for (const c of changes) {
+      if (!bytesEqual(c.oldKey, c.key)) txn.delete(c.oldKey);
+      txn.put(c.key, c.value);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/** Planning: SELECT / UPDATE / DELETE row sources as immutable physical plan trees, and EXPLAIN. */
+export type { PlanNode, PlanKind, ReaderNode, RangeSpec, RangeBound, PointValue, KeyColumn, AggSpec, SortItem, AccessBase } from './nodes.js';
+export { isReader } from './nodes.js';
+export { RowSchema, tableSchema, positionRef, EMPTY_SCHEMA, AGG_TABLE, VALUES_TABLE, POS_TABLE, type SchemaColumn, type ColumnRef } from './row-schema.js';
+export { buildSelect } from './builder-select.js';
+export { buildDmlSource, type DmlSource } from './builder-dml.js';
+export { explainRows, rangeText, EXPLAIN_COLUMNS, type ExplainTop } from './explain.js';
+export { resolveTable, noSuchTable, unknownColumn } from './resolve-table.js';
+export { extractRanges } from './ranges.js';
+export { handleColumns, primaryIndex } from './key-columns.js';
+export { mapExpr, splitConjunction, rejectSubqueries, exprKey } from './expr-utils.js';

@@ -1,0 +1,96 @@
+/**
+ * Physical plan nodes: an immutable, `kind`-tagged tree. Every node carries its output
+ * `schema`; expressions inside a node are resolved against its child's schema (the executor
+ * compiles them once). Range bounds and point values are expressions evaluated at run time,
+ * so a plan is reused with new parameters.
+ */
+import type { IndexInfo, TableInfo } from '../../catalog/index.js';
+import type { AggName, Expr } from '../parse/index.js';
+import type { ColumnType } from '../../types/index.js';
+import type { RowSchema } from './row-schema.js';
+
+/** One key column of an access path (int handle, common-handle PK, or index column). */
+export interface KeyColumn {
+  /** Offset in the table's columns. */
+  readonly offset: number;
+  readonly name: string;
+  readonly type: ColumnType;
+}
+
+/** A point value: an expression (never NULL-matching) or IS NULL. */
+export type PointValue = { readonly kind: 'expr'; readonly expr: Expr } | { readonly kind: 'null' };
+
+export interface RangeBound {
+  readonly expr: Expr;
+  readonly inclusive: boolean;
+}
+
+/**
+ * Key ranges over `columns`: the cartesian product of `points` on the leading columns, then
+ * an optional interval on the next column (the tightest of `lows` / `highs` at run time).
+ */
+export interface RangeSpec {
+  readonly columns: readonly KeyColumn[];
+  readonly points: ReadonlyArray<readonly PointValue[]>;
+  readonly lows: readonly RangeBound[];
+  readonly highs: readonly RangeBound[];
+  /** The conditions the ranges capture exactly (dropped from the Selection). */
+  readonly consumed: readonly Expr[];
+}
+
+/** Which rows of a table an access path reads: the table (int/common handle) or an index. */
+export interface AccessBase {
+  readonly table: TableInfo;
+  readonly alias: string;
+  /** Table columns the query needs (offsets); others may be left null by the reader. */
+  readonly needed: readonly number[];
+  /** SELECT ... FOR UPDATE / FOR SHARE: lock the record keys read. */
+  readonly lock: boolean;
+}
+
+/**
+ * Readers of a table output the table's columns in order plus one hidden trailing slot holding
+ * the row handle (bigint for int handles, the encoded bytes for common handles).
+ */
+export type PlanNode =
+  | ({ readonly kind: 'pointGet'; readonly schema: RowSchema; readonly index: IndexInfo | null; readonly values: readonly Expr[] } & AccessBase)
+  | ({ readonly kind: 'batchPointGet'; readonly schema: RowSchema; readonly index: IndexInfo | null; readonly keys: ReadonlyArray<readonly Expr[]> } & AccessBase)
+  | ({ readonly kind: 'tableScan'; readonly schema: RowSchema; readonly ranges: RangeSpec | null; readonly desc: boolean } & AccessBase)
+  | ({ readonly kind: 'indexScan'; readonly schema: RowSchema; readonly index: IndexInfo; readonly ranges: RangeSpec; readonly covering: boolean; readonly desc: boolean } & AccessBase)
+  | { readonly kind: 'dual'; readonly schema: RowSchema; readonly rows: 0 | 1 }
+  | { readonly kind: 'selection'; readonly schema: RowSchema; readonly child: PlanNode; readonly conditions: readonly Expr[]; readonly clause: string }
+  | { readonly kind: 'projection'; readonly schema: RowSchema; readonly child: PlanNode; readonly exprs: readonly Expr[] }
+  | { readonly kind: 'hashAgg'; readonly schema: RowSchema; readonly child: PlanNode; readonly groupBy: readonly Expr[]; readonly aggs: readonly AggSpec[] }
+  | { readonly kind: 'sort'; readonly schema: RowSchema; readonly child: PlanNode; readonly items: readonly SortItem[] }
+  | { readonly kind: 'topN'; readonly schema: RowSchema; readonly child: PlanNode; readonly items: readonly SortItem[]; readonly count: Expr; readonly offset: Expr | null }
+  | { readonly kind: 'limit'; readonly schema: RowSchema; readonly child: PlanNode; readonly count: Expr; readonly offset: Expr | null }
+  | { readonly kind: 'distinct'; readonly schema: RowSchema; readonly child: PlanNode }
+  | {
+      readonly kind: 'join';
+      readonly schema: RowSchema;
+      readonly joinType: 'inner' | 'left' | 'cross';
+      readonly left: PlanNode;
+      readonly right: PlanNode;
+      readonly on: readonly Expr[];
+    };
+
+export type PlanKind = PlanNode['kind'];
+export type ReaderNode = Extract<PlanNode, { kind: 'pointGet' | 'batchPointGet' | 'tableScan' | 'indexScan' }>;
+
+export interface AggSpec {
+  /** 'FIRSTROW' carries a non-grouped column through the aggregation (MySQL without ONLY_FULL_GROUP_BY). */
+  readonly name: AggName | 'FIRSTROW';
+  readonly arg: Expr | null;
+  readonly distinct: boolean;
+  readonly separator?: string;
+  readonly argType: ColumnType;
+}
+
+export interface SortItem {
+  readonly expr: Expr;
+  readonly desc: boolean;
+}
+
+export function isReader(p: PlanNode): p is ReaderNode {
+  return p.kind === 'pointGet' || p.kind === 'batchPointGet' || p.kind === 'tableScan' || p.kind === 'indexScan';
+}

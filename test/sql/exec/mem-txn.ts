@@ -1,0 +1,133 @@
+/**
+ * Test double: an in-memory TxnStore (sorted Map, snapshot = copy at begin, buffered writes
+ * with read-your-writes, commit applies the buffer; no conflict detection).
+ */
+import type { KeyRange, KvPair, ScanOptions, Store } from '../../../src/kv/kv.js';
+import type { Txn, TxnStore } from '../../../src/txn/types.js';
+import { compareBytes } from '../../../src/util/index.js';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+export class MemTxnStore implements TxnStore {
+  readonly data = new Map<string, { key: Uint8Array; value: Uint8Array }>();
+  readonly kv = {} as Store;
+  gets = 0;
+  scans = 0;
+  batchGets = 0;
+
+  begin(): Promise<Txn> {
+    return Promise.resolve(new MemTxn(this, new Map(this.data)));
+  }
+
+  async update<T>(fn: (txn: Txn) => Promise<T>): Promise<T> {
+    const txn = await this.begin();
+    try {
+      const out = await fn(txn);
+      await txn.commit();
+      return out;
+    } catch (e) {
+      txn.rollback();
+      throw e;
+    }
+  }
+
+  async view<T>(fn: (txn: Txn) => Promise<T>): Promise<T> {
+    const txn = await this.begin();
+    try {
+      return await fn(txn);
+    } finally {
+      txn.rollback();
+    }
+  }
+}
+
+type Entry = { key: Uint8Array; value: Uint8Array | undefined };
+
+class MemTxn implements Txn {
+  readonly startTs = 1n;
+  finished = false;
+  readonly locked: Uint8Array[] = [];
+  private log: Array<[string, Entry | undefined]> = [];
+  private readonly buffer = new Map<string, Entry>();
+
+  constructor(
+    private readonly store: MemTxnStore,
+    private readonly snap: Map<string, { key: Uint8Array; value: Uint8Array }>,
+  ) {}
+
+  get writeCount(): number {
+    return this.buffer.size;
+  }
+
+  get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    this.store.gets++;
+    return Promise.resolve(this.read(key));
+  }
+
+  private read(key: Uint8Array): Uint8Array | undefined {
+    const k = hex(key);
+    const b = this.buffer.get(k);
+    if (b !== undefined) return b.value;
+    return this.snap.get(k)?.value;
+  }
+
+  batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
+    this.store.batchGets++;
+    return Promise.resolve(keys.map((k) => this.read(k)));
+  }
+
+  scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {
+    this.store.scans++;
+    const merged = new Map<string, Entry>();
+    for (const [k, e] of this.snap) merged.set(k, e);
+    for (const [k, e] of this.buffer) merged.set(k, e);
+    const all = [...merged.values()]
+      .filter((e): e is KvPair => e.value !== undefined && compareBytes(e.key, range.start) >= 0 && compareBytes(e.key, range.end) < 0)
+      .sort((a, b) => compareBytes(a.key, b.key));
+    if (opts.reverse === true) all.reverse();
+    return Promise.resolve(all.slice(0, opts.limit));
+  }
+
+  put(key: Uint8Array, value: Uint8Array): void {
+    this.write(key, value);
+  }
+
+  delete(key: Uint8Array): void {
+    this.write(key, undefined);
+  }
+
+  private write(key: Uint8Array, value: Uint8Array | undefined): void {
+    const k = hex(key);
+    this.log.push([k, this.buffer.get(k)]);
+    this.buffer.set(k, { key: key.slice(), value: value?.slice() });
+  }
+
+  lockKeys(keys: readonly Uint8Array[]): void {
+    this.locked.push(...keys);
+  }
+
+  checkpoint(): number {
+    return this.log.length;
+  }
+
+  rollbackTo(cp: number): void {
+    while (this.log.length > cp) {
+      const [k, prev] = this.log.pop() as [string, Entry | undefined];
+      if (prev === undefined) this.buffer.delete(k);
+      else this.buffer.set(k, prev);
+    }
+  }
+
+  commit(): Promise<void> {
+    this.finished = true;
+    for (const [k, e] of this.buffer) {
+      if (e.value === undefined) this.store.data.delete(k);
+      else this.store.data.set(k, { key: e.key, value: e.value });
+    }
+    return Promise.resolve();
+  }
+
+  rollback(): void {
+    this.finished = true;
+  }
+}
