@@ -1,0 +1,164 @@
+/**
+ * Binary-protocol values, used for COM_STMT_EXECUTE parameters (read) and binary result rows
+ * (write). Spec: /work/shared/reference/mysql-protocol.md §2.2 (binary value encodings).
+ */
+import { DateTime, Decimal, Duration, type ColumnType, type Value } from '../types/index.js';
+import type { ByteReader } from './byte-reader.js';
+import type { ByteWriter } from './byte-writer.js';
+import { WireType } from './constants.js';
+import { MalformedPacket } from './protocol-errors.js';
+import { textValue } from './text-value.js';
+import { toBigInt, toDateTime, toDuration, toNumber } from './value-convert.js';
+
+// ---- write (binary result rows) ----
+
+/** Writes a non-NULL value in the encoding of `wireType`, converting mismatched JS types. */
+export function writeBinaryValue(w: ByteWriter, v: Exclude<Value, null>, wireType: number, type: ColumnType): void {
+  switch (wireType) {
+    case WireType.TINY:
+      return w.u8(Number(BigInt.asUintN(8, toBigInt(v))));
+    case WireType.SHORT:
+    case WireType.YEAR:
+      return w.u16(Number(BigInt.asUintN(16, toBigInt(v))));
+    case WireType.LONG:
+    case WireType.INT24:
+      return w.u32(Number(BigInt.asUintN(32, toBigInt(v))));
+    case WireType.LONGLONG:
+      return w.u64(toBigInt(v));
+    case WireType.FLOAT:
+      return w.f32(toNumber(v));
+    case WireType.DOUBLE:
+      return w.f64(toNumber(v));
+    case WireType.DATE:
+    case WireType.DATETIME:
+    case WireType.TIMESTAMP:
+      return writeDateTime(w, toDateTime(v), wireType === WireType.DATE);
+    case WireType.TIME:
+      return writeTime(w, toDuration(v));
+    default: {
+      const text = textValue(v, type);
+      if (typeof text === 'string') w.lenencString(text);
+      else w.lenencBytes(text);
+    }
+  }
+}
+
+function writeDateTime(w: ByteWriter, d: DateTime | null, dateOnly: boolean): void {
+  if (d === null || (d.year === 0 && d.month === 0 && d.day === 0 && d.hour === 0 && d.minute === 0 && d.second === 0 && d.micro === 0)) {
+    return w.u8(0);
+  }
+  const len = dateOnly ? 4 : d.micro !== 0 ? 11 : d.hour || d.minute || d.second ? 7 : 4;
+  w.u8(len);
+  w.u16(d.year);
+  w.u8(d.month);
+  w.u8(d.day);
+  if (len === 4) return;
+  w.u8(d.hour);
+  w.u8(d.minute);
+  w.u8(d.second);
+  if (len === 11) w.u32(d.micro);
+}
+
+function writeTime(w: ByteWriter, t: Duration | null): void {
+  if (t === null || t.micros === 0n) return w.u8(0);
+  const neg = t.micros < 0n;
+  let m = neg ? -t.micros : t.micros;
+  const micro = Number(m % 1_000_000n);
+  m /= 1_000_000n;
+  const sec = Number(m % 60n);
+  m /= 60n;
+  const min = Number(m % 60n);
+  const hours = m / 60n;
+  w.u8(micro ? 12 : 8);
+  w.u8(neg ? 1 : 0);
+  w.u32(Number(hours / 24n));
+  w.u8(Number(hours % 24n));
+  w.u8(min);
+  w.u8(sec);
+  if (micro) w.u32(micro);
+}
+
+// ---- read (COM_STMT_EXECUTE parameters) ----
+
+const STRING_TYPES: ReadonlySet<number> = new Set([
+  WireType.VARCHAR, WireType.VAR_STRING, WireType.STRING, WireType.ENUM, WireType.SET, WireType.JSON,
+]);
+const BYTES_TYPES: ReadonlySet<number> = new Set([
+  WireType.TINY_BLOB, WireType.MEDIUM_BLOB, WireType.LONG_BLOB, WireType.BLOB, WireType.GEOMETRY, WireType.BIT,
+]);
+
+/** True when `wireType` is a parameter type this server decodes. */
+export function isKnownParamType(wireType: number): boolean {
+  return wireType <= WireType.YEAR || wireType === WireType.NEWDECIMAL || STRING_TYPES.has(wireType) || BYTES_TYPES.has(wireType);
+}
+
+/** Reads one non-NULL parameter value. Throws MalformedPacket on truncated or invalid data. */
+export function readBinaryParam(r: ByteReader, wireType: number, unsigned: boolean): Value {
+  switch (wireType) {
+    case WireType.TINY:
+      return unsigned ? BigInt(r.u8()) : BigInt((r.u8() << 24) >> 24);
+    case WireType.SHORT:
+    case WireType.YEAR:
+      return unsigned ? BigInt(r.u16()) : BigInt((r.u16() << 16) >> 16);
+    case WireType.LONG:
+    case WireType.INT24:
+      return unsigned ? BigInt(r.u32()) : BigInt(r.u32() | 0);
+    case WireType.LONGLONG:
+      return unsigned ? r.u64() : BigInt.asIntN(64, r.u64());
+    case WireType.FLOAT:
+      return r.bytes(4).readFloatLE(0);
+    case WireType.DOUBLE:
+      return r.bytes(8).readDoubleLE(0);
+    case WireType.NULL:
+      return null;
+    case WireType.DATE:
+    case WireType.DATETIME:
+    case WireType.TIMESTAMP:
+      return readDateTime(r, wireType === WireType.DATE);
+    case WireType.TIME:
+      return readTime(r);
+    case WireType.DECIMAL:
+    case WireType.NEWDECIMAL:
+      return parseDecimal(r.lenencString());
+  }
+  if (STRING_TYPES.has(wireType)) return r.lenencString();
+  if (BYTES_TYPES.has(wireType)) return new Uint8Array(r.lenencBytes());
+  throw new MalformedPacket(`unsupported parameter type ${wireType}`);
+}
+
+/** Long data (COM_STMT_SEND_LONG_DATA chunks) as the value of a parameter of `wireType`. */
+export function longDataValue(data: Buffer, wireType: number): Value {
+  if (STRING_TYPES.has(wireType)) return data.toString('utf8');
+  if (wireType === WireType.DECIMAL || wireType === WireType.NEWDECIMAL) return parseDecimal(data.toString('latin1'));
+  return new Uint8Array(data);
+}
+
+function parseDecimal(text: string): Decimal {
+  if (!/^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(text)) throw new MalformedPacket('invalid decimal parameter');
+  return new Decimal(text.trim());
+}
+
+function readDateTime(r: ByteReader, dateOnly: boolean): DateTime {
+  const len = r.u8();
+  const b = r.bytes(len);
+  if (len !== 0 && len !== 4 && len !== 7 && len !== 11) throw new MalformedPacket(`invalid date length ${len}`);
+  const kind = dateOnly ? 'date' : 'datetime';
+  if (len === 0) return new DateTime(kind, 0, 0, 0);
+  const year = b.readUInt16LE(0);
+  const [month, day] = [b[2] as number, b[3] as number];
+  if (len === 4) return new DateTime(kind, year, month, day);
+  const micro = len === 11 ? b.readUInt32LE(7) : 0;
+  return new DateTime(kind, year, month, day, b[4] as number, b[5] as number, b[6] as number, micro, micro ? 6 : 0);
+}
+
+function readTime(r: ByteReader): Duration {
+  const len = r.u8();
+  const b = r.bytes(len);
+  if (len === 0) return new Duration(0n);
+  if (len !== 8 && len !== 12) throw new MalformedPacket(`invalid time length ${len}`);
+  const hours = BigInt(b.readUInt32LE(1)) * 24n + BigInt(b[5] as number);
+  const secs = (hours * 60n + BigInt(b[6] as number)) * 60n + BigInt(b[7] as number);
+  const micro = len === 12 ? b.readUInt32LE(8) : 0;
+  const micros = secs * 1_000_000n + BigInt(micro);
+  return new Duration(b[0] ? -micros : micros, micro ? 6 : 0);
+}

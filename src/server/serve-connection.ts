@@ -1,0 +1,51 @@
+/**
+ * Lifecycle of one connection: handshake, then one command at a time until QUIT, a fatal
+ * error or the peer going away. Whatever happens, the session (if any) is closed exactly once
+ * and the socket is ended; the returned promise never rejects.
+ */
+import { SqlError } from '../errors/index.js';
+import type { Connection } from './connection.js';
+import { dispatch } from './dispatch.js';
+import { performHandshake } from './handshake.js';
+import { writeErr } from './packets/err.js';
+import { PacketTooLarge } from './protocol-errors.js';
+
+export async function serveConnection(conn: Connection): Promise<void> {
+  try {
+    const ready = await performHandshake(conn);
+    await conn.flush();
+    if (ready) await commandLoop(conn);
+  } catch (err) {
+    if (err instanceof PacketTooLarge) {
+      conn.writer.seq = (err.seq + 1) & 0xff;
+      writeErr(conn.writer, SqlError.of('ER_NET_PACKET_TOO_LARGE'));
+    } else {
+      conn.log.error({ err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err) }, 'connection failed');
+    }
+  }
+  await shutdown(conn);
+}
+
+async function commandLoop(conn: Connection): Promise<void> {
+  for (;;) {
+    const packet = await conn.next();
+    if (packet === null) return;
+    const keep = await dispatch(conn, packet);
+    await conn.flush();
+    if (!keep || conn.session === null) return;
+  }
+}
+
+async function shutdown(conn: Connection): Promise<void> {
+  try {
+    await conn.closeSession();
+  } catch (err) {
+    conn.log.error({ err: err instanceof Error ? err.message : String(err) }, 'session close failed');
+  }
+  try {
+    await conn.end();
+  } catch {
+    conn.destroy();
+  }
+}
+
