@@ -24,6 +24,11 @@ export interface ColumnInfo {
   readonly type: ColumnType;
   readonly notNull: boolean;
   readonly default: ColumnDefault;
+  /**
+   * Value of this column in rows written before it existed (ADD COLUMN): the default at the
+   * time it was added, with CURRENT_TIMESTAMP already evaluated to a literal. Absent = `default`.
+   */
+  readonly originDefault?: ColumnDefault;
   readonly autoIncrement: boolean;
   readonly onUpdateNow: boolean;
   readonly comment: string;

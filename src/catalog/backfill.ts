@@ -1,0 +1,81 @@
+/**
+ * ADD INDEX backfill. While the index is 'writeOnly' (writers maintain it, readers ignore it),
+ * the table's records are scanned in batches, each batch in its own transaction (retried on
+ * conflict by TxnStore.update): decode each row, write its index entry. The batch locks the
+ * record keys it read, so a row changed concurrently makes the batch conflict and re-run
+ * instead of writing an entry for a stale row. Unique indexes check every distinct entry
+ * against what is already there (and within the batch): a different handle => 1062.
+ */
+import { decodeIndexValue, decodeRecordKey, type Handle, recordPrefix } from '../codec/index.js';
+import { SqlError } from '../errors/index.js';
+import type { Txn, TxnStore } from '../txn/types.js';
+import { bytesEqual, keyNext, prefixEnd, toHex } from '../util/index.js';
+import { indexEntry, indexValues } from './index-entry.js';
+import { duplicateEntryText } from './key-text.js';
+import { decodeRecord } from './record.js';
+import type { IndexInfo, TableInfo } from './types.js';
+
+export const BACKFILL_BATCH = 1000;
+
+interface PendingEntry {
+  readonly key: Uint8Array;
+  readonly value: Uint8Array;
+  readonly distinct: boolean;
+  readonly handle: Handle;
+  readonly row: ReturnType<typeof decodeRecord>;
+}
+
+/** Writes the entries of `index` for every existing row of `table`. Throws 1062 on duplicates. */
+export async function backfillIndex(store: TxnStore, table: TableInfo, index: IndexInfo, batchSize = BACKFILL_BATCH): Promise<void> {
+  const prefix = recordPrefix(table.id);
+  const end = prefixEnd(prefix);
+  let start: Uint8Array | undefined = prefix;
+  while (start !== undefined) {
+    const from: Uint8Array = start;
+    start = await store.update((txn) => backfillBatch(txn, table, index, { start: from, end }, batchSize));
+  }
+}
+
+/** One batch; returns where the next batch starts, or undefined when the table is done. */
+async function backfillBatch(
+  txn: Txn,
+  table: TableInfo,
+  index: IndexInfo,
+  range: { start: Uint8Array; end: Uint8Array },
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  const pairs = await txn.scan(range, { limit });
+  const entries: PendingEntry[] = pairs.map(({ key, value }) => {
+    const { handle } = decodeRecordKey(key);
+    const row = decodeRecord(table, handle, value);
+    return { ...indexEntry(table, index, row, handle), handle, row };
+  });
+  txn.lockKeys(pairs.map((p) => p.key));
+  await checkUnique(txn, table, index, entries);
+  for (const e of entries) txn.put(e.key, e.value);
+  const last = pairs[pairs.length - 1];
+  return pairs.length < limit || last === undefined ? undefined : keyNext(last.key);
+}
+
+async function checkUnique(txn: Txn, table: TableInfo, index: IndexInfo, entries: readonly PendingEntry[]): Promise<void> {
+  const distinct = entries.filter((e) => e.distinct);
+  if (distinct.length === 0) return;
+  const existing = await txn.batchGet(distinct.map((e) => e.key));
+  const inBatch = new Map<string, Handle>();
+  distinct.forEach((e, i) => {
+    const hex = toHex(e.key);
+    const stored = existing[i];
+    const owner = stored !== undefined ? decodeIndexValue(stored) : inBatch.get(hex);
+    if (owner !== undefined && (owner === null || !sameHandle(owner, e.handle))) throw duplicateError(table, index, e);
+    inBatch.set(hex, e.handle);
+  });
+}
+
+function duplicateError(table: TableInfo, index: IndexInfo, e: PendingEntry): SqlError {
+  return SqlError.of('ER_DUP_ENTRY', duplicateEntryText(indexValues(index, e.row)), `${table.name}.${index.name}`);
+}
+
+export function sameHandle(a: Handle, b: Handle): boolean {
+  if (a.kind === 'int') return b.kind === 'int' && a.value === b.value;
+  return b.kind === 'common' && bytesEqual(a.encoded, b.encoded);
+}

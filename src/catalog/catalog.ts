@@ -1,0 +1,130 @@
+/**
+ * The catalog: database/table definitions in the KV (meta-keys.ts), a per-process cache of
+ * immutable Schema snapshots keyed by the global schema version, the DDL statements and the
+ * AUTO_INCREMENT / row id allocator.
+ *
+ * Every DDL runs in TxnStore.update() transaction(s) that rewrite the changed definitions and
+ * bump the schema version together. All DDL transactions write the version key, so concurrent
+ * DDLs (in this or other processes) conflict and retry instead of interleaving; DDLs of this
+ * process are additionally queued one at a time. Writers lockKeys(tableDefKey(t)): any DDL on
+ * t after their snapshot makes their commit fail with 1213.
+ */
+import type { Txn, TxnStore } from '../txn/types.js';
+import { AutoIdAllocator, DEFAULT_AUTO_ID_STEP } from './auto-id.js';
+import * as databases from './ddl-database.js';
+import * as indexes from './ddl-index.js';
+import * as tables from './ddl-table.js';
+import { SCHEMA_VERSION_KEY, tableKey } from './meta-keys.js';
+import { bootstrapMeta, loadDefinitions, readSchemaVersion } from './meta-store.js';
+import { buildSchema, type Schema } from './schema.js';
+import { SerialQueue } from './serial-queue.js';
+import type { CreateDatabaseOptions, IndexSpec, TableSpec } from './specs.js';
+import type { TableInfo } from './types.js';
+
+export interface CatalogOptions {
+  /** Ids reserved per AUTO_INCREMENT counter transaction (default 1000). */
+  readonly autoIdStep?: number;
+}
+
+/** How many past schema versions stay cached (old snapshots still running). */
+const CACHED_VERSIONS = 4;
+
+export class Catalog {
+  private readonly cache = new Map<bigint, Schema>();
+  private readonly autoIds: AutoIdAllocator;
+  private readonly ddlQueue = new SerialQueue<'ddl'>();
+
+  private constructor(
+    readonly store: TxnStore,
+    opts: CatalogOptions,
+  ) {
+    this.autoIds = new AutoIdAllocator(store, opts.autoIdStep ?? DEFAULT_AUTO_ID_STEP);
+  }
+
+  /** Opens the catalog, writing the initial meta keys on a fresh store. */
+  static async open(store: TxnStore, opts: CatalogOptions = {}): Promise<Catalog> {
+    const present = await store.view(async (txn) => (await txn.get(SCHEMA_VERSION_KEY)) !== undefined);
+    if (!present) await store.update(bootstrapMeta);
+    return new Catalog(store, opts);
+  }
+
+  /** The schema as of `txn`'s snapshot: one get of the version key, then a cached Schema if unchanged. */
+  async schemaFor(txn: Txn): Promise<Schema> {
+    const version = await readSchemaVersion(txn);
+    const cached = this.cache.get(version);
+    if (cached !== undefined) return cached;
+    const { dbs, tables: tbls } = await loadDefinitions(txn);
+    const schema = buildSchema(version, dbs, tbls);
+    this.remember(schema);
+    return schema;
+  }
+
+  latestSchema(): Promise<Schema> {
+    return this.store.view((txn) => this.schemaFor(txn));
+  }
+
+  createDatabase(name: string, opts: CreateDatabaseOptions): Promise<void> {
+    return this.ddl(() => databases.createDatabase(this.store, name, opts));
+  }
+
+  dropDatabase(name: string, ifExists: boolean): Promise<void> {
+    return this.ddl(async () => {
+      const dropped = await databases.dropDatabase(this.store, name, ifExists);
+      for (const t of dropped) this.autoIds.forget(t.id);
+    });
+  }
+
+  /** The new table, or null if it exists and `ifNotExists` (the caller adds note 1050). */
+  createTable(db: string, spec: TableSpec, ifNotExists: boolean): Promise<TableInfo | null> {
+    return this.ddl(() => tables.createTable(this.store, db, spec, ifNotExists));
+  }
+
+  dropTable(db: string, name: string, ifExists: boolean): Promise<void> {
+    return this.ddl(async () => {
+      const dropped = await tables.dropTable(this.store, db, name, ifExists);
+      if (dropped !== undefined) this.autoIds.forget(dropped.id);
+    });
+  }
+
+  /** Adds the index and backfills it from the existing rows (1062 on duplicates for UNIQUE). */
+  createIndex(db: string, table: string, spec: IndexSpec & { name: string }, ifNotExists: boolean): Promise<void> {
+    return this.ddl(() => indexes.createIndex(this.store, db, table, spec, ifNotExists));
+  }
+
+  dropIndex(db: string, table: string, name: string, ifExists: boolean): Promise<void> {
+    return this.ddl(() => indexes.dropIndex(this.store, db, table, name, ifExists));
+  }
+
+  truncateTable(db: string, name: string): Promise<void> {
+    return this.ddl(async () => {
+      const [old] = await tables.truncateTable(this.store, db, name);
+      this.autoIds.forget(old.id);
+    });
+  }
+
+  /** The first of `n` consecutive ids (AUTO_INCREMENT values and hidden row ids); see auto-id.ts. */
+  allocAutoId(table: TableInfo, n: number): Promise<bigint> {
+    return this.autoIds.alloc(table.id, n);
+  }
+
+  /** An explicit value was stored in the AUTO_INCREMENT column: later ids are > used. */
+  rebaseAutoId(table: TableInfo, used: bigint): Promise<void> {
+    return this.autoIds.rebase(table.id, used);
+  }
+
+  /** The meta key of the table's definition; every DDL on the table rewrites (or deletes) it. */
+  tableDefKey(table: TableInfo): Uint8Array {
+    return tableKey(table.dbName, table.name);
+  }
+
+  private ddl<T>(task: () => Promise<T>): Promise<T> {
+    return this.ddlQueue.run('ddl', task);
+  }
+
+  private remember(schema: Schema): void {
+    this.cache.set(schema.version, schema);
+    if (this.cache.size <= CACHED_VERSIONS) return;
+    const oldest = [...this.cache.keys()].reduce((a, b) => (a < b ? a : b));
+    this.cache.delete(oldest);
+  }
+}

@@ -1,0 +1,10 @@
+/** Catalog: schema definitions in the KV, DDL, AUTO_INCREMENT, and the row / index record layout. */
+export * from './types.js';
+export type { Schema } from './schema.js';
+export { findColumn, findIndex, primaryIndex, readableIndexes, writableIndexes } from './schema.js';
+export type { ColumnSpec, IndexSpec, IndexColumnSpec, TableSpec, CreateDatabaseOptions } from './specs.js';
+export { Catalog, type CatalogOptions } from './catalog.js';
+export { rowHandle, recordKeyOf, encodeRecordValue, decodeRecord } from './record.js';
+export { indexEntry, indexColumnTypes, indexValues } from './index-entry.js';
+export { columnDefaultValue, columnOriginValue } from './column-default.js';
+export { sameHandle } from './backfill.js';

@@ -1,0 +1,143 @@
+/**
+ * Row <-> KV pair: the ONE place that maps a table row (values by column offset) to its record.
+ *
+ *   key   = codec.recordKey(table.id, handle)        ('t' + id + '_r' + handle)
+ *   value = codec.encodeRow(ids, values, types)      (row format v2, by column id)
+ *
+ * Handles: pkIsHandle => the int PK value ('int'); other primary keys => 'common', the
+ * memcomparable encodeKeyValues of the (prefix-truncated) PK values; no primary key => a hidden
+ * row id from Catalog.allocAutoId ('int').
+ * The value stores every column (explicit NULLs included) except the int-handle PK column,
+ * which is restored from the key. Common-handle PK columns are stored too (full values; the
+ * handle may hold prefixes). A column id missing from a stored row (the column was added
+ * later) reads as its origin default.
+ * Example: t(id INT PRIMARY KEY, name VARCHAR(10)) row (7, 'x') => key t{id}_r{7},
+ * value encodeRow([2], ['x']).
+ */
+import { decodeKeyValues, decodeRow, encodeKeyValues, encodeRow, type Handle, recordKey } from '../codec/index.js';
+import { type ColumnType, DateTime, type Value } from '../types/index.js';
+import { columnOriginValue } from './column-default.js';
+import { indexColumnTypes, indexValues } from './index-entry.js';
+import type { ColumnInfo, IndexInfo, TableInfo } from './types.js';
+
+interface Layout {
+  /** Offset of the int-handle PK column, -1 if none. */
+  readonly intPkOffset: number;
+  readonly pk: IndexInfo | undefined;
+  readonly storedOffsets: readonly number[];
+  readonly storedIds: readonly number[];
+  readonly storedTypes: readonly ColumnType[];
+  readonly decodeColumns: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>;
+}
+
+const layouts = new WeakMap<TableInfo, Layout>();
+
+function layoutOf(table: TableInfo): Layout {
+  let layout = layouts.get(table);
+  if (layout === undefined) {
+    layout = computeLayout(table);
+    if (Object.isFrozen(table)) layouts.set(table, layout);
+  }
+  return layout;
+}
+
+function computeLayout(table: TableInfo): Layout {
+  const pk = table.indexes.find((ix) => ix.primary);
+  const intPkOffset = table.pkIsHandle && pk?.columns[0] !== undefined ? pk.columns[0].offset : -1;
+  const stored = table.columns.filter((c) => c.offset !== intPkOffset);
+  return {
+    intPkOffset,
+    pk,
+    storedOffsets: stored.map((c) => c.offset),
+    storedIds: stored.map((c) => c.id),
+    storedTypes: stored.map((c) => c.type),
+    decodeColumns: table.columns.map((c) => ({ id: c.id, type: c.type })),
+  };
+}
+
+/** The row's handle: its int PK value, its common handle, or the hidden `rowId`. */
+export function rowHandle(table: TableInfo, row: readonly Value[], rowId?: bigint): Handle {
+  const layout = layoutOf(table);
+  if (layout.intPkOffset >= 0) {
+    const v = row[layout.intPkOffset];
+    if (typeof v !== 'bigint') throw new Error(`int handle column of ${table.name} is not a bigint`);
+    return { kind: 'int', value: v };
+  }
+  if (table.handleKind === 'common' && layout.pk !== undefined) {
+    return { kind: 'common', encoded: encodeKeyValues(indexValues(layout.pk, row), indexColumnTypes(table, layout.pk)) };
+  }
+  if (rowId === undefined) throw new Error(`table ${table.name} has a hidden row id: rowHandle needs rowId`);
+  return { kind: 'int', value: rowId };
+}
+
+export function recordKeyOf(table: TableInfo, handle: Handle): Uint8Array {
+  return recordKey(table.id, handle);
+}
+
+export function encodeRecordValue(table: TableInfo, row: readonly Value[]): Uint8Array {
+  const layout = layoutOf(table);
+  const values = layout.storedOffsets.map((off) => {
+    const v = row[off];
+    if (v === undefined) throw new Error(`row of ${table.name} has no value at offset ${off}`);
+    return v;
+  });
+  return encodeRow(layout.storedIds, values, layout.storedTypes);
+}
+
+/** The full row by column offset. */
+export function decodeRecord(table: TableInfo, handle: Handle, value: Uint8Array): Value[] {
+  const layout = layoutOf(table);
+  const decoded = decodeRow(value, layout.decodeColumns);
+  const out = new Array<Value>(table.columns.length);
+  let missing = false;
+  for (let i = 0; i < out.length; i++) {
+    const v = decoded[i];
+    if (v !== undefined) out[i] = v;
+    else if (i === layout.intPkOffset) out[i] = intHandleValue(table, handle);
+    else missing = true;
+  }
+  if (missing) fillMissing(table, layout, handle, out, decoded);
+  return out;
+}
+
+function intHandleValue(table: TableInfo, handle: Handle): bigint {
+  if (handle.kind !== 'int') throw new Error(`table ${table.name} expects an int handle`);
+  return handle.value;
+}
+
+/** Columns absent from the stored row: common-handle PK parts from the handle, else origin defaults. */
+function fillMissing(table: TableInfo, layout: Layout, handle: Handle, out: Value[], decoded: ReadonlyArray<Value | undefined>): void {
+  const fromHandle = commonHandleValues(table, layout, handle);
+  let now: DateTime | undefined;
+  for (let i = 0; i < out.length; i++) {
+    if (decoded[i] !== undefined || i === layout.intPkOffset) continue;
+    const restored = fromHandle.get(i);
+    if (restored !== undefined) {
+      out[i] = restored;
+      continue;
+    }
+    now ??= currentDateTime();
+    out[i] = columnOriginValue(table.columns[i] as ColumnInfo, now);
+  }
+}
+
+/** Full (non-prefix) common-handle PK column values by offset. */
+function commonHandleValues(table: TableInfo, layout: Layout, handle: Handle): Map<number, Value> {
+  const out = new Map<number, Value>();
+  if (handle.kind !== 'common' || layout.pk === undefined || table.handleKind !== 'common') return out;
+  const { values } = decodeKeyValues(handle.encoded, indexColumnTypes(table, layout.pk));
+  layout.pk.columns.forEach((part, i) => {
+    const v = values[i];
+    if (part.length === undefined && v !== undefined) out.set(part.offset, v);
+  });
+  return out;
+}
+
+/** The current local time as a DATETIME(6). */
+export function currentDateTime(): DateTime {
+  const d = new Date();
+  return new DateTime(
+    'datetime', d.getFullYear(), d.getMonth() + 1, d.getDate(),
+    d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds() * 1000, 6,
+  );
+}

@@ -1,0 +1,226 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  Catalog,
+  decodeRecord,
+  encodeRecordValue,
+  indexEntry,
+  recordKeyOf,
+  rowHandle,
+  type IndexSpec,
+  type TableInfo,
+} from '../../src/catalog/index.js';
+import { decodeRecordKey, indexPrefix, recordPrefix } from '../../src/codec/index.js';
+import type { Value } from '../../src/types/index.js';
+import { bytesEqual, prefixEnd } from '../../src/util/index.js';
+import { col, expectSqlError, key, spec, storeFactories, t, type TestStore } from './helpers.js';
+
+const factories = await storeFactories();
+
+describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
+  let s: TestStore;
+  let cat: Catalog;
+
+  beforeEach(async () => {
+    s = await factory.make();
+    cat = await Catalog.open(s.txns);
+    await cat.createDatabase('d', { ifNotExists: false });
+  });
+  afterEach(async () => {
+    await s.close();
+  });
+
+  const idx = (name: string, columns: string[], unique = false): IndexSpec & { name: string } => ({
+    name,
+    columns: columns.map((c) => ({ name: c })),
+    unique,
+    primary: false,
+  });
+
+  async function create(cols: Parameters<typeof spec>[1], indexes: Parameters<typeof spec>[2] = []): Promise<TableInfo> {
+    const info = await cat.createTable('d', spec('t', cols, indexes), false);
+    if (info === null) throw new Error('not created');
+    return info;
+  }
+
+  async function current(): Promise<TableInfo> {
+    const info = (await cat.latestSchema()).table('d', 't');
+    if (info === undefined) throw new Error('no table');
+    return info;
+  }
+
+  async function insert(info: TableInfo, rows: Value[][]): Promise<void> {
+    let rowId = info.handleKind === 'int' && !info.pkIsHandle ? await cat.allocAutoId(info, rows.length) : 0n;
+    for (let i = 0; i < rows.length; i += 500) {
+      await s.txns.update(async (txn) => {
+        for (const row of rows.slice(i, i + 500)) {
+          const handle = rowHandle(info, row, rowId++);
+          txn.put(recordKeyOf(info, handle), encodeRecordValue(info, row));
+        }
+      });
+    }
+  }
+
+  async function countRange(prefix: Uint8Array): Promise<number> {
+    return s.txns.view(async (txn) => (await txn.scan({ start: prefix, end: prefixEnd(prefix) }, { limit: 1_000_000 })).length);
+  }
+
+  /** Every row has its entry with the right value, and there is nothing else in the index. */
+  async function checkIndex(info: TableInfo, name: string): Promise<void> {
+    const index = info.indexes.find((ix) => ix.name === name);
+    if (index === undefined) throw new Error(`no index ${name}`);
+    expect(index.state).toBe('public');
+    await s.txns.view(async (txn) => {
+      const rp = recordPrefix(info.id);
+      const records = await txn.scan({ start: rp, end: prefixEnd(rp) }, { limit: 1_000_000 });
+      for (const r of records) {
+        const { handle } = decodeRecordKey(r.key);
+        const e = indexEntry(info, index, decodeRecord(info, handle, r.value), handle);
+        const stored = await txn.get(e.key);
+        expect(stored !== undefined && bytesEqual(stored, e.value)).toBe(true);
+      }
+      expect(await countRange(indexPrefix(info.id, index.id))).toBe(records.length);
+    });
+  }
+
+  it('backfills a non-unique index over several batches (int handle)', async () => {
+    const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
+    await insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), `v${i % 7}`]));
+    await cat.createIndex('d', 't', idx('iv', ['v']), false);
+    const after = await current();
+    expect(after.indexes.map((ix) => [ix.name, ix.id])).toEqual([['PRIMARY', 1], ['iv', 2]]);
+    expect(after.maxIndexId).toBe(2);
+    await checkIndex(after, 'iv');
+  });
+
+  it('backfills a unique index with NULLs (hidden row id) and a common-handle table', async () => {
+    const hidden = await create([col('a', t('int')), col('b', t('int'))]);
+    await insert(hidden, [[1n, null], [2n, null], [3n, 3n]]);
+    await cat.createIndex('d', 't', idx('ub', ['b'], true), false);
+    await checkIndex(await current(), 'ub');
+    await cat.dropTable('d', 't', false);
+
+    const common = await create([col('k', t('varchar', { length: 10 })), col('n', t('int'))], [key(['k', 'n'], { primary: true })]);
+    await insert(common, Array.from({ length: 50 }, (_, i) => [`k${i}`, BigInt(i)]));
+    await cat.createIndex('d', 't', idx('un', ['n'], true), false);
+    await checkIndex(await current(), 'un');
+  });
+
+  it('fails a unique backfill on duplicates and removes the half-built index', async () => {
+    const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 })), col('w', t('int'))]);
+    const rows: Value[][] = Array.from({ length: 1500 }, (_, i) => [BigInt(i), `v${i}`, BigInt(i)]);
+    rows.push([5000n, 'v5', 5n]); // duplicates a row of the first batch
+    await insert(info, rows);
+    const versionBefore = (await cat.latestSchema()).version;
+    await expectSqlError(cat.createIndex('d', 't', idx('uv', ['v', 'w'], true), false), 1062, "Duplicate entry 'v5-5' for key 't.uv'");
+    const after = await current();
+    expect(after.indexes.map((ix) => ix.name)).toEqual(['PRIMARY']);
+    expect((await cat.latestSchema()).version).toBeGreaterThan(versionBefore);
+    expect(await countRange(indexPrefix(info.id, 2))).toBe(0);
+    // The id is not reused by the next index.
+    await cat.createIndex('d', 't', idx('uv', ['v']), false);
+    expect((await current()).indexes.find((ix) => ix.name === 'uv')?.id).toBe(3);
+  });
+
+  it('detects duplicates within one batch, on prefixes', async () => {
+    await create([col('a', t('int')), col('s', t('varchar', { length: 10 }))]);
+    const info = await current();
+    await insert(info, [[1n, 'abcdef'], [2n, 'xyz'], [3n, 'abcxyz']]);
+    const prefixSpec = { name: 'us', columns: [{ name: 's', length: 3 }], unique: true, primary: false };
+    await expectSqlError(cat.createIndex('d', 't', prefixSpec, false), 1062, "Duplicate entry 'abc' for key 't.us'");
+    expect((await current()).indexes).toEqual([]);
+  });
+
+  it('stays consistent with writers maintaining the write-only index during the backfill', async () => {
+    const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
+    await insert(info, Array.from({ length: 2100 }, (_, i) => [BigInt(i), `v${i % 5}`]));
+    let updates = 0;
+    const base = s.txns;
+    const hooked: typeof base = {
+      kv: base.kv,
+      begin: () => base.begin(),
+      view: (fn) => base.view(fn),
+      update: async <T>(fn: Parameters<typeof s.txns.update<T>>[0], retries?: number): Promise<T> => {
+        const result = await s.txns.update(fn, retries);
+        if (++updates === 2) await writerDuringBackfill();
+        return result;
+      },
+    };
+    const writerDuringBackfill = async (): Promise<void> => {
+      await s.txns.update(async (txn) => {
+        const tbl = (await cat.schemaFor(txn)).table('d', 't');
+        const ix = tbl?.indexes.find((i) => i.name === 'iv');
+        if (tbl === undefined || ix === undefined) throw new Error('index not visible to writers');
+        expect(ix.state).toBe('writeOnly');
+        txn.lockKeys([cat.tableDefKey(tbl)]);
+        const change = (id: bigint, before: Value[], after: Value[] | null): void => {
+          const h = { kind: 'int', value: id } as const;
+          txn.delete(indexEntry(tbl, ix, before, h).key);
+          if (after === null) {
+            txn.delete(recordKeyOf(tbl, h));
+            return;
+          }
+          txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, after));
+          const e = indexEntry(tbl, ix, after, h);
+          txn.put(e.key, e.value);
+        };
+        change(10n, [10n, 'v0'], null); // already backfilled
+        change(1500n, [1500n, 'v0'], [1500n, 'changed']); // not yet backfilled
+        const e = indexEntry(tbl, ix, [5000n, 'new'], { kind: 'int', value: 5000n });
+        txn.put(recordKeyOf(tbl, { kind: 'int', value: 5000n }), encodeRecordValue(tbl, [5000n, 'new']));
+        txn.put(e.key, e.value);
+      });
+    };
+    const other = await Catalog.open(hooked);
+    await other.createIndex('d', 't', idx('iv', ['v']), false);
+    expect(updates).toBeGreaterThan(3);
+    await checkIndex(await current(), 'iv');
+  });
+
+  it('validates CREATE INDEX', async () => {
+    await create([col('id', t('int'), { primaryKey: true }), col('v', t('int')), col('tx', t('text'))], [key(['v'], { name: 'k' })]);
+    await expectSqlError(cat.createIndex('d', 't', idx('K', ['id']), false), 1061, "Duplicate key name 'K'");
+    await cat.createIndex('d', 't', idx('K', ['id']), true);
+    await expectSqlError(cat.createIndex('d', 't', idx('k2', ['nope']), false), 1072, "Key column 'nope' doesn't exist in table");
+    await expectSqlError(
+      cat.createIndex('d', 't', idx('k3', ['tx']), false),
+      1170,
+      "BLOB/TEXT column 'tx' used in key specification without a key length",
+    );
+    await expectSqlError(cat.createIndex('d', 't', { ...idx('p', ['v']), primary: true }, false), 1068, 'Multiple primary key defined');
+    await expectSqlError(cat.createIndex('d', 'nope', idx('x', ['v']), false), 1146, "Table 'd.nope' doesn't exist");
+    await expectSqlError(cat.dropIndex('d', 'nope', 'x', false), 1146, "Table 'd.nope' doesn't exist");
+    await cat.createIndex('d', 't', { name: 'ptx', columns: [{ name: 'tx', length: 4 }], unique: false, primary: false }, false);
+    expect((await current()).indexes.map((ix) => ix.name)).toEqual(['PRIMARY', 'k', 'ptx']);
+  });
+
+  it('drops an index and its entries', async () => {
+    const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))], [key(['v'], { name: 'iv' })]);
+    await cat.createIndex('d', 't', idx('iv2', ['v']), false);
+    await insert(info, [[1n, 1n]]);
+    await s.txns.update(async (txn) => {
+      const cur = await cat.schemaFor(txn);
+      const tbl = cur.table('d', 't');
+      const ix = tbl?.indexes.find((i) => i.name === 'iv');
+      if (tbl === undefined || ix === undefined) throw new Error('missing');
+      const e = indexEntry(tbl, ix, [1n, 1n], { kind: 'int', value: 1n });
+      txn.put(e.key, e.value);
+    });
+    const ivId = info.indexes.find((ix) => ix.name === 'iv')?.id ?? -1;
+    expect(await countRange(indexPrefix(info.id, ivId))).toBe(1);
+    await cat.dropIndex('d', 't', 'IV', false);
+    expect((await current()).indexes.map((ix) => ix.name)).toEqual(['PRIMARY', 'iv2']);
+    expect(await countRange(indexPrefix(info.id, ivId))).toBe(0);
+    await expectSqlError(cat.dropIndex('d', 't', 'iv', false), 1091, "Can't DROP 'iv'; check that column/key exists");
+    await cat.dropIndex('d', 't', 'iv', true);
+    await expectSqlError(cat.dropIndex('d', 't', 'PRIMARY', false), 1235, "This version of MySQL doesn't yet support 'DROP PRIMARY KEY'");
+  });
+
+  it('refuses to drop the only key of the AUTO_INCREMENT column', async () => {
+    await create([col('a', t('int'), { autoIncrement: true }), col('b', t('int'))], [key(['a'], { name: 'ka' })]);
+    await expectSqlError(
+      cat.dropIndex('d', 't', 'ka', false),
+      1075,
+      'Incorrect table definition; there can be only one auto column and it must be defined as a key',
+    );
+  });
+});
