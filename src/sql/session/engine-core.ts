@@ -1,0 +1,31 @@
+/** What sessions see of their engine (internal; the server sees only `Engine`). */
+import type { Logger } from 'pino';
+import type { Catalog, Schema } from '../../catalog/index.js';
+import type { TxnStore } from '../../txn/index.js';
+import type { StatementCache } from '../parse/index.js';
+import type { RetryGate } from './retry-gate.js';
+import type { ProcessInfo } from './show-server.js';
+import type { GlobalVariables } from './variable-store.js';
+
+export interface EngineCounters {
+  questions: number;
+  slowQueries: number;
+  connections: number;
+  statementRetries: number;
+}
+
+export interface EngineCore {
+  readonly serverVersion: string;
+  readonly txns: TxnStore;
+  readonly catalog: Catalog;
+  readonly statements: StatementCache;
+  readonly globals: GlobalVariables;
+  readonly logger: Logger;
+  readonly counters: EngineCounters;
+  readonly retryGate: RetryGate;
+  /** Remembers the newest schema a session used (for Open_tables). */
+  noteSchema(schema: Schema): void;
+  processList(): ProcessInfo[];
+  statusRows(): Array<readonly [string, string]>;
+  unregister(connectionId: number): void;
+}

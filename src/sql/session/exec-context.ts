@@ -1,0 +1,89 @@
+/**
+ * The contexts handed to `expr` and `exec`: one per statement, reading session state through
+ * the narrow ContextHost. NOW() is fixed at the statement's start.
+ */
+import type { Catalog, Schema } from '../../catalog/index.js';
+import type { Txn } from '../../txn/index.js';
+import type { DateTime, Value } from '../../types/index.js';
+import type { EvalContext } from '../expr/index.js';
+import type { ExecContext } from '../exec/index.js';
+import type { VarScope } from '../parse/index.js';
+import { wallClock } from './clock.js';
+
+/** What a statement context needs from its session. */
+export interface ContextHost {
+  readonly connectionId: number;
+  readVariable(scope: VarScope, name: string): Value;
+  lastInsertId(): bigint;
+  setLastInsertId(id: bigint): void;
+  rowCount(): bigint;
+  foundRows(): bigint;
+  setFoundRows(n: bigint): void;
+  currentDatabase(): string | null;
+  currentUser(): string;
+  strictMode(): boolean;
+  timeZone(): string;
+  warn(code: number, message: string): void;
+}
+
+export class StatementEvalContext implements EvalContext {
+  readonly strict: boolean;
+  private readonly startMs = Date.now();
+  private nowValue: DateTime | undefined;
+
+  constructor(
+    protected readonly host: ContextHost,
+    readonly params: readonly Value[],
+  ) {
+    this.strict = host.strictMode();
+  }
+
+  getVariable(scope: VarScope, name: string): Value {
+    return this.host.readVariable(scope, name);
+  }
+  lastInsertId(): bigint {
+    return this.host.lastInsertId();
+  }
+  rowCount(): bigint {
+    return this.host.rowCount();
+  }
+  foundRows(): bigint {
+    return this.host.foundRows();
+  }
+  currentDatabase(): string | null {
+    return this.host.currentDatabase();
+  }
+  currentUser(): string {
+    return this.host.currentUser();
+  }
+  connectionId(): number {
+    return this.host.connectionId;
+  }
+  now(): DateTime {
+    this.nowValue ??= wallClock(this.startMs, this.host.timeZone());
+    return this.nowValue;
+  }
+  warn(code: number, message: string): void {
+    this.host.warn(code, message);
+  }
+}
+
+export class StatementExecContext extends StatementEvalContext implements ExecContext {
+  constructor(
+    host: ContextHost,
+    params: readonly Value[],
+    readonly txn: Txn,
+    readonly schema: Schema,
+    readonly catalog: Catalog,
+    readonly foundRowsFlag: boolean,
+  ) {
+    super(host, params);
+  }
+
+  setLastInsertId(id: bigint): void {
+    this.host.setLastInsertId(id);
+  }
+  setFoundRows(n: bigint): void {
+    this.host.setFoundRows(n);
+  }
+}

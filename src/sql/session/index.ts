@@ -1,0 +1,3 @@
+export * from './types.js';
+export { createEngine, type EngineOptions, type ClosableEngine } from './engine.js';
+export { hashPassword } from './users.js';
