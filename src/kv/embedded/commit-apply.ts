@@ -1,0 +1,74 @@
+import type { Database } from 'lmdb';
+import type { CommitRequest } from '../kv.js';
+import { encodeLive, encodeTombstone, encodeTs, readTs } from './value-format.js';
+
+export const COUNTER_KEY = 'commitTs';
+export const GC_SAFE_POINT_KEY = 'gcSafePoint';
+const TOMB_MARK = Buffer.from([1]);
+
+/** The three LMDB databases of one embedded store. */
+export interface EmbeddedDbs {
+  /** User keys -> [commitTs][kind][payload] (see value-format.ts). */
+  readonly data: Database<Buffer, Uint8Array>;
+  /** 'commitTs' and 'gcSafePoint' counters. */
+  readonly meta: Database<Buffer, string>;
+  /** [commitTs 8B BE][user key] -> 0x01, one entry per tombstone written (for GC). */
+  readonly tombs: Database<Buffer, Uint8Array>;
+}
+
+export type CommitOutcome =
+  | { readonly kind: 'ok'; readonly commitTs: bigint }
+  | { readonly kind: 'conflict'; readonly key: Uint8Array }
+  | { readonly kind: 'too-old'; readonly safePoint: bigint };
+
+/** Reads an 8-byte counter from `meta` in the current (read or write) transaction; absent = 0. */
+export function readCounter(meta: Database<Buffer, string>, name: string): bigint {
+  const raw = meta.getBinaryFast(name);
+  return raw === undefined ? 0n : readTs(raw);
+}
+
+/** True if `key` was committed (put or delete) after `startTs`. Runs inside the write txn. */
+function changedSince(data: Database<Buffer, Uint8Array>, key: Uint8Array, startTs: bigint): boolean {
+  const stored = data.getBinaryFast(key);
+  return stored !== undefined && readTs(stored) > startTs;
+}
+
+/**
+ * Conflict check + apply, run synchronously INSIDE one LMDB write (child) transaction, so it is
+ * serialized against every other commit of every process. Nothing is written unless the whole
+ * request passes: first committer wins on each mutated and checked key; a snapshot older than
+ * the tombstone-GC safe point is refused (its conflicts may have been collected).
+ * Commits with no mutations check only and do not advance the counter.
+ */
+export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest): CommitOutcome {
+  const { data, meta, tombs } = dbs;
+  const safePoint = readCounter(meta, GC_SAFE_POINT_KEY);
+  if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
+  for (const m of req.mutations) {
+    if (changedSince(data, m.key, req.startTs)) return { kind: 'conflict', key: m.key };
+  }
+  for (const key of req.checkKeys) {
+    if (changedSince(data, key, req.startTs)) return { kind: 'conflict', key };
+  }
+  const current = readCounter(meta, COUNTER_KEY);
+  if (req.mutations.length === 0) return { kind: 'ok', commitTs: current };
+  const commitTs = current + 1n;
+  const tsBytes = encodeTs(commitTs);
+  for (const m of req.mutations) {
+    if (m.op === 'put') {
+      void data.put(m.key, encodeLive(commitTs, m.value));
+    } else {
+      void data.put(m.key, encodeTombstone(commitTs));
+      void tombs.put(tombIndexKey(tsBytes, m.key), TOMB_MARK);
+    }
+  }
+  void meta.put(COUNTER_KEY, tsBytes);
+  return { kind: 'ok', commitTs };
+}
+
+export function tombIndexKey(tsBytes: Uint8Array, key: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(8 + key.length);
+  out.set(tsBytes, 0);
+  out.set(key, 8);
+  return out;
+}

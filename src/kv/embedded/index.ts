@@ -1,0 +1,1 @@
+export { EmbeddedStore, type EmbeddedStoreOptions } from './embedded-store.js';

@@ -1,0 +1,70 @@
+/**
+ * On-disk value layout of the embedded store (fixed once written).
+ *
+ * Every user key is stored as given in the LMDB database `data`; its value is
+ *
+ *   [commitTs: 8 bytes, unsigned big-endian][kind: 1 byte, 0 = tombstone, 1 = live][payload]
+ *
+ * Example: key "k" put with payload 0xAB at commitTs 5 is stored as
+ *   00 00 00 00 00 00 00 05 | 01 | AB
+ * and a later delete at commitTs 9 leaves the tombstone
+ *   00 00 00 00 00 00 00 09 | 00
+ *
+ * The database `meta` holds the latest commitTs under the key "commitTs" (8 bytes big-endian,
+ * absent = 0) and the tombstone-GC safe point under "gcSafePoint" (same encoding).
+ */
+
+export const HEADER_BYTES = 9;
+export const KIND_TOMBSTONE = 0;
+export const KIND_LIVE = 1;
+
+/** Reads the 8-byte big-endian commit timestamp at the start of `buf` (0 if too short). */
+export function readTs(buf: Uint8Array): bigint {
+  if (buf.length < 8) return 0n;
+  const hi = ((buf[0] as number) * 0x1000000 + ((buf[1] as number) << 16) + ((buf[2] as number) << 8) + (buf[3] as number)) >>> 0;
+  const lo = ((buf[4] as number) * 0x1000000 + ((buf[5] as number) << 16) + ((buf[6] as number) << 8) + (buf[7] as number)) >>> 0;
+  return (BigInt(hi) << 32n) | BigInt(lo);
+}
+
+/** 8-byte big-endian encoding of `ts` (0 <= ts < 2^64). */
+export function encodeTs(ts: bigint): Buffer {
+  const out = Buffer.allocUnsafe(8);
+  out.writeBigUInt64BE(ts, 0);
+  return out;
+}
+
+/** True if the stored value is a live (non-tombstone) record. */
+export function isLive(stored: Uint8Array): boolean {
+  return stored[8] === KIND_LIVE;
+}
+
+/** Encodes a live record. */
+export function encodeLive(ts: bigint, payload: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(HEADER_BYTES + payload.length);
+  out.writeBigUInt64BE(ts, 0);
+  out[8] = KIND_LIVE;
+  out.set(payload, HEADER_BYTES);
+  return out;
+}
+
+/** Encodes a tombstone. */
+export function encodeTombstone(ts: bigint): Buffer {
+  const out = Buffer.allocUnsafe(HEADER_BYTES);
+  out.writeBigUInt64BE(ts, 0);
+  out[8] = KIND_TOMBSTONE;
+  return out;
+}
+
+/** A caller-owned copy of the payload of a live stored value (never a view into LMDB memory). */
+export function copyPayload(stored: Uint8Array): Uint8Array {
+  const out = new Uint8Array(stored.length - HEADER_BYTES);
+  out.set(stored.subarray(HEADER_BYTES));
+  return out;
+}
+
+/** A caller-owned copy of `bytes`. */
+export function copyBytes(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  out.set(bytes);
+  return out;
+}

@@ -1,0 +1,2 @@
+export * from './kv.js';
+export { openStore } from './open.js';

@@ -1,0 +1,2 @@
+export type { Txn, TxnStore } from './types.js';
+export { createTxnStore } from './txn-store.js';

@@ -1,0 +1,115 @@
+import type { KeyRange, KvPair, Mutation, ScanOptions, Snapshot, Store } from '../kv/kv.js';
+import type { Txn } from './types.js';
+import { mergedScan } from './merge-scan.js';
+import { WriteBuffer } from './write-buffer.js';
+
+/**
+ * An optimistic snapshot-isolation transaction over a kv Store: reads go to the snapshot unless
+ * this txn wrote the key; writes are buffered until commit(), which hands them (plus locked
+ * keys) to Store.commit for first-committer-wins checking.
+ *
+ * Ownership: put() keeps `key` and `value` by reference (callers must not mutate them after),
+ * and values read back from the buffer are those same arrays.
+ */
+export class KvTxn implements Txn {
+  readonly startTs: bigint;
+  private readonly buf = new WriteBuffer();
+  private done = false;
+
+  constructor(
+    private readonly kv: Store,
+    private readonly snap: Snapshot,
+  ) {
+    this.startTs = snap.startTs;
+  }
+
+  get writeCount(): number {
+    return this.buf.size;
+  }
+
+  get finished(): boolean {
+    return this.done;
+  }
+
+  get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const entry = this.buf.lookup(key);
+    if (entry === undefined) return this.snap.get(key);
+    return Promise.resolve(entry.value ?? undefined);
+  }
+
+  async batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
+    if (this.buf.size === 0) return this.snap.batchGet(keys);
+    const out: Array<Uint8Array | undefined> = new Array<Uint8Array | undefined>(keys.length);
+    const missing: Uint8Array[] = [];
+    const missingAt: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as Uint8Array;
+      const entry = this.buf.lookup(key);
+      if (entry === undefined) {
+        missing.push(key);
+        missingAt.push(i);
+      } else {
+        out[i] = entry.value ?? undefined;
+      }
+    }
+    if (missing.length > 0) {
+      const got = await this.snap.batchGet(missing);
+      for (let j = 0; j < missing.length; j++) out[missingAt[j] as number] = got[j];
+    }
+    return out;
+  }
+
+  scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {
+    return mergedScan(this.snap, this.buf, range, opts);
+  }
+
+  put(key: Uint8Array, value: Uint8Array): void {
+    this.checkActive();
+    this.buf.write(key, value);
+  }
+
+  delete(key: Uint8Array): void {
+    this.checkActive();
+    this.buf.write(key, null);
+  }
+
+  lockKeys(keys: readonly Uint8Array[]): void {
+    this.checkActive();
+    for (const key of keys) this.buf.lock(key);
+  }
+
+  checkpoint(): number {
+    return this.buf.checkpoint();
+  }
+
+  rollbackTo(cp: number): void {
+    this.checkActive();
+    this.buf.rollbackTo(cp);
+  }
+
+  async commit(): Promise<void> {
+    this.checkActive();
+    this.done = true;
+    try {
+      const checkKeys = this.buf.lockOnlyKeys();
+      if (this.buf.size === 0 && checkKeys.length === 0) return;
+      const mutations: Mutation[] = [];
+      for (const e of this.buf.liveEntries()) {
+        mutations.push(e.value === null ? { op: 'del', key: e.key } : { op: 'put', key: e.key, value: e.value });
+      }
+      await this.kv.commit({ startTs: this.startTs, mutations, checkKeys });
+    } finally {
+      this.snap.release();
+    }
+  }
+
+  rollback(): void {
+    if (this.done) return;
+    this.done = true;
+    this.snap.release();
+  }
+
+  private checkActive(): void {
+    if (this.done) throw new Error('transaction already committed or rolled back');
+  }
+}

@@ -1,0 +1,148 @@
+import { compareBytes } from '../util/index.js';
+
+/** One buffered write. `value === null` is a delete. Dead entries were rolled back. */
+export interface BufferEntry {
+  readonly key: Uint8Array;
+  value: Uint8Array | null;
+  dead: boolean;
+}
+
+/** Undo record: the entry's previous value, or `created` if the write created the entry. */
+type UndoRecord =
+  | { readonly kind: 'write'; readonly entry: BufferEntry; readonly prev: Uint8Array | null; readonly created: boolean }
+  | { readonly kind: 'lock'; readonly id: string };
+
+/** Map key for bytes: latin1 is a 1:1 byte<->char mapping. */
+export function keyId(key: Uint8Array): string {
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+}
+
+/**
+ * A transaction's write set: puts and deletes keyed by bytes, plus locked (checked) keys, with
+ * an undo log for statement rollback (checkpoint() = undo-log length; rollbackTo pops back).
+ *
+ * Lookups are one Map access. Ordered iteration uses a sorted array of entries; new keys go to
+ * `pending` and are sorted + merged in lazily on the next ordered access, so bulk inserts cost
+ * O(n log n) overall. Keys and values are kept by reference (callers hand over ownership).
+ */
+export class WriteBuffer {
+  private readonly entries = new Map<string, BufferEntry>();
+  private readonly locks = new Map<string, Uint8Array>();
+  private readonly undo: UndoRecord[] = [];
+  private sorted: BufferEntry[] = [];
+  private pending: BufferEntry[] = [];
+  private deadInSorted = 0;
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The buffered entry for `key`, if any (value null = deleted by this txn). */
+  lookup(key: Uint8Array): BufferEntry | undefined {
+    return this.entries.size === 0 ? undefined : this.entries.get(keyId(key));
+  }
+
+  /** Records a put (value) or delete (null). */
+  write(key: Uint8Array, value: Uint8Array | null): void {
+    const id = keyId(key);
+    const entry = this.entries.get(id);
+    if (entry !== undefined) {
+      this.undo.push({ kind: 'write', entry, prev: entry.value, created: false });
+      entry.value = value;
+      return;
+    }
+    const created: BufferEntry = { key, value, dead: false };
+    this.entries.set(id, created);
+    this.pending.push(created);
+    this.undo.push({ kind: 'write', entry: created, prev: null, created: true });
+  }
+
+  lock(key: Uint8Array): void {
+    const id = keyId(key);
+    if (this.locks.has(id)) return;
+    this.locks.set(id, key);
+    this.undo.push({ kind: 'lock', id });
+  }
+
+  checkpoint(): number {
+    return this.undo.length;
+  }
+
+  /** Undoes every write and lock recorded after checkpoint `cp`. */
+  rollbackTo(cp: number): void {
+    while (this.undo.length > cp) {
+      const rec = this.undo.pop() as UndoRecord;
+      if (rec.kind === 'lock') {
+        this.locks.delete(rec.id);
+      } else if (rec.created) {
+        rec.entry.dead = true;
+        this.entries.delete(keyId(rec.entry.key));
+        this.deadInSorted++;
+      } else {
+        rec.entry.value = rec.prev;
+      }
+    }
+  }
+
+  /** Live entries in key order (the array may contain dead entries: skip `dead`). */
+  ordered(): readonly BufferEntry[] {
+    if (this.pending.length > 0 || this.deadInSorted > 0) this.normalize();
+    return this.sorted;
+  }
+
+  /** Every live entry (no order), for commit. */
+  liveEntries(): IterableIterator<BufferEntry> {
+    return this.entries.values();
+  }
+
+  /** Locked keys not also written (written keys are checked anyway). */
+  lockOnlyKeys(): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (const [id, key] of this.locks) if (!this.entries.has(id)) out.push(key);
+    return out;
+  }
+
+  private normalize(): void {
+    const fresh = this.pending.filter((e) => !e.dead).sort((a, b) => compareBytes(a.key, b.key));
+    this.pending = [];
+    const old = this.deadInSorted > 0 ? this.sorted.filter((e) => !e.dead) : this.sorted;
+    this.deadInSorted = 0;
+    this.sorted = fresh.length === 0 ? old : mergeSorted(old, fresh);
+  }
+}
+
+function mergeSorted(a: readonly BufferEntry[], b: readonly BufferEntry[]): BufferEntry[] {
+  if (a.length === 0) return b.slice();
+  const last = a[a.length - 1] as BufferEntry;
+  if (compareBytes(last.key, (b[0] as BufferEntry).key) < 0) return a.concat(b);
+  const out: BufferEntry[] = new Array<BufferEntry>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i] as BufferEntry;
+    const y = b[j] as BufferEntry;
+    if (compareBytes(x.key, y.key) <= 0) {
+      out[k++] = x;
+      i++;
+    } else {
+      out[k++] = y;
+      j++;
+    }
+  }
+  while (i < a.length) out[k++] = a[i++] as BufferEntry;
+  while (j < b.length) out[k++] = b[j++] as BufferEntry;
+  return out;
+}
+
+/** Index of the first entry with key >= `key` in sorted `arr`. */
+export function lowerBound(arr: readonly BufferEntry[], key: Uint8Array): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareBytes((arr[mid] as BufferEntry).key, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Store } from '../../src/kv/index.js';
+import { openStore } from '../../src/kv/index.js';
+
+/** A fresh, empty keyspace of one backend; open() may be called again after close() (reopen). */
+export interface BackendSpace {
+  open(): Promise<Store>;
+  cleanup(): Promise<void>;
+}
+
+/** Backend name -> factory of fresh spaces. Adding a backend (e.g. etcd) is one line here. */
+export const BACKENDS: Readonly<Record<string, () => Promise<BackendSpace>>> = {
+  embedded: embeddedSpace,
+};
+
+/** Backends under test: KV_BACKENDS=embedded,etcd (default 'embedded'). */
+export function selectedBackends(): string[] {
+  return (process.env['KV_BACKENDS'] ?? 'embedded')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+async function embeddedSpace(): Promise<BackendSpace> {
+  const dir = tempDir('shale-kv-');
+  return {
+    open: () => openStore(`lmdb://${dir}`),
+    cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+  };
+}

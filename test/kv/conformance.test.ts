@@ -1,0 +1,276 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { Mutation, Store } from '../../src/kv/index.js';
+import { createTxnStore } from '../../src/txn/index.js';
+import { compareBytes, utf8Decode, utf8Encode } from '../../src/util/index.js';
+import { BACKENDS, selectedBackends, type BackendSpace } from './backends.js';
+
+const b = (s: string): Uint8Array => utf8Encode(s);
+const s = (v: Uint8Array | undefined): string | undefined => (v === undefined ? undefined : utf8Decode(v));
+
+async function write(store: Store, puts: Record<string, string>, dels: string[] = []): Promise<bigint> {
+  const snap = await store.snapshot();
+  try {
+    const mutations: Mutation[] = Object.entries(puts).map(([k, v]) => ({ op: 'put', key: b(k), value: b(v) }));
+    for (const k of dels) mutations.push({ op: 'del', key: b(k) });
+    return await store.commit({ startTs: snap.startTs, mutations, checkKeys: [] });
+  } finally {
+    snap.release();
+  }
+}
+
+async function expectConflict(p: Promise<unknown>): Promise<void> {
+  await expect(p).rejects.toMatchObject({ errno: 1213, sqlState: '40001' });
+}
+
+for (const name of selectedBackends()) {
+  const factory = BACKENDS[name];
+  if (factory === undefined) throw new Error(`unknown KV backend '${name}' (known: ${Object.keys(BACKENDS).join(', ')})`);
+
+  describe(`kv conformance: ${name}`, () => {
+    let space: BackendSpace;
+    let store: Store;
+    beforeEach(async () => {
+      space = await factory();
+      store = await space.open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await space.cleanup();
+    });
+
+    it('get and batchGet, absent keys undefined', async () => {
+      await write(store, { a: '1', b: '2' });
+      const snap = await store.snapshot();
+      expect(s(await snap.get(b('a')))).toBe('1');
+      expect(await snap.get(b('zz'))).toBeUndefined();
+      expect((await snap.batchGet([b('b'), b('x'), b('a')])).map(s)).toEqual(['2', undefined, '1']);
+      snap.release();
+      snap.release(); // idempotent
+    });
+
+    it('returned buffers belong to the caller', async () => {
+      await write(store, { a: 'hello', b: 'world' });
+      const snap = await store.snapshot();
+      const v1 = await snap.get(b('a'));
+      const v2 = await snap.get(b('b'));
+      expect(s(v1)).toBe('hello');
+      (v2 as Uint8Array).fill(0);
+      expect(s(await snap.get(b('b')))).toBe('world');
+      snap.release();
+    });
+
+    it('commit timestamps increase; a snapshot does not see later commits', async () => {
+      const t1 = await write(store, { k: 'v1' });
+      const old = await store.snapshot();
+      expect(old.startTs).toBeGreaterThanOrEqual(t1);
+      const t2 = await write(store, { k: 'v2', n: 'new' }, []);
+      expect(t2).toBeGreaterThan(t1);
+      await write(store, {}, ['k']);
+      expect(s(await old.get(b('k')))).toBe('v1');
+      expect(await old.get(b('n'))).toBeUndefined();
+      expect((await old.scan({ start: b('a'), end: b('z') }, { limit: 10 })).map((p) => s(p.key))).toEqual(['k']);
+      const fresh = await store.snapshot();
+      expect(await fresh.get(b('k'))).toBeUndefined();
+      expect(s(await fresh.get(b('n')))).toBe('new');
+      old.release();
+      fresh.release();
+    });
+
+    it('first committer wins: write-write on one key', async () => {
+      await write(store, { k: '0' });
+      const s1 = await store.snapshot();
+      const s2 = await store.snapshot();
+      await store.commit({ startTs: s1.startTs, mutations: [{ op: 'put', key: b('k'), value: b('1') }], checkKeys: [] });
+      await expectConflict(
+        store.commit({ startTs: s2.startTs, mutations: [{ op: 'put', key: b('k'), value: b('2') }], checkKeys: [] }),
+      );
+      s1.release();
+      s2.release();
+      const snap = await store.snapshot();
+      expect(s(await snap.get(b('k')))).toBe('1');
+      snap.release();
+    });
+
+    it('first committer wins: delete vs write, insert vs insert, checkKeys', async () => {
+      await write(store, { d: 'x', c: 'c0' });
+      const s1 = await store.snapshot();
+      const s2 = await store.snapshot();
+      await store.commit({ startTs: s1.startTs, mutations: [{ op: 'del', key: b('d') }], checkKeys: [] });
+      await expectConflict(
+        store.commit({ startTs: s2.startTs, mutations: [{ op: 'put', key: b('d'), value: b('y') }], checkKeys: [] }),
+      );
+      // insert vs insert of a key that did not exist at either snapshot
+      const s3 = await store.snapshot();
+      const s4 = await store.snapshot();
+      await store.commit({ startTs: s3.startTs, mutations: [{ op: 'put', key: b('new'), value: b('1') }], checkKeys: [] });
+      await expectConflict(
+        store.commit({ startTs: s4.startTs, mutations: [{ op: 'put', key: b('new'), value: b('2') }], checkKeys: [] }),
+      );
+      // checkKeys: only read, never written by the loser
+      const s5 = await store.snapshot();
+      await write(store, { c: 'c1' });
+      await expectConflict(
+        store.commit({ startTs: s5.startTs, mutations: [{ op: 'put', key: b('other'), value: b('1') }], checkKeys: [b('c')] }),
+      );
+      // an unchanged checked key passes
+      const s6 = await store.snapshot();
+      await store.commit({ startTs: s6.startTs, mutations: [{ op: 'put', key: b('other'), value: b('2') }], checkKeys: [b('c')] });
+      for (const x of [s1, s2, s3, s4, s5, s6]) x.release();
+    });
+
+    it('no partial apply on conflict', async () => {
+      await write(store, { a: '0', b: '0', c: '0' });
+      const snap = await store.snapshot();
+      await write(store, { c: 'winner' });
+      const muts: Mutation[] = ['a', 'b', 'c', 'd'].map((k) => ({ op: 'put', key: b(k), value: b('loser') }));
+      await expectConflict(store.commit({ startTs: snap.startTs, mutations: muts, checkKeys: [] }));
+      snap.release();
+      const now = await store.snapshot();
+      expect((await now.batchGet(['a', 'b', 'c', 'd'].map(b))).map(s)).toEqual(['0', '0', 'winner', undefined]);
+      now.release();
+    });
+
+    it('scans forward and reverse with limits and bounds; tombstones hidden', async () => {
+      const puts: Record<string, string> = {};
+      for (let i = 0; i < 20; i++) puts[`k${String(i).padStart(2, '0')}`] = `v${i}`;
+      await write(store, puts);
+      await write(store, {}, ['k03', 'k04', 'k05', 'k06', 'k15']);
+      const snap = await store.snapshot();
+      const keys = async (start: string, end: string, limit: number, reverse = false): Promise<string[]> =>
+        (await snap.scan({ start: b(start), end: b(end) }, { limit, reverse })).map((p) => s(p.key) as string);
+      expect(await keys('k00', 'k10', 100)).toEqual(['k00', 'k01', 'k02', 'k07', 'k08', 'k09']);
+      expect(await keys('k02', 'k10', 3)).toEqual(['k02', 'k07', 'k08']);
+      expect(await keys('k00', 'k10', 3, true)).toEqual(['k09', 'k08', 'k07']);
+      expect(await keys('k01', 'k08', 100, true)).toEqual(['k07', 'k02', 'k01']);
+      expect(await keys('k14', 'k17', 10, true)).toEqual(['k16', 'k14']);
+      expect(await keys('k10', 'k10', 10)).toEqual([]);
+      expect(await keys('k11', 'k10', 10)).toEqual([]);
+      expect(await keys('k19', 'z', 0)).toEqual([]);
+      const all = await snap.scan({ start: new Uint8Array(0), end: b('\xff') }, { limit: 1000 });
+      expect(all).toHaveLength(15);
+      const allRev = await snap.scan({ start: new Uint8Array(0), end: b('k01') }, { limit: 10, reverse: true });
+      expect(allRev.map((p) => s(p.key))).toEqual(['k00']);
+      expect(s((all[0] as { value: Uint8Array }).value)).toBe('v0');
+      snap.release();
+    });
+
+    it('stores large values (1 MiB)', async () => {
+      const big = new Uint8Array(1024 * 1024);
+      for (let i = 0; i < big.length; i++) big[i] = (i * 7) & 0xff;
+      const snap0 = await store.snapshot();
+      await store.commit({ startTs: snap0.startTs, mutations: [{ op: 'put', key: b('big'), value: big }], checkKeys: [] });
+      snap0.release();
+      const snap = await store.snapshot();
+      const got = await snap.get(b('big'));
+      expect(got?.length).toBe(big.length);
+      expect(compareBytes(got as Uint8Array, big)).toBe(0);
+      const scanned = await snap.scan({ start: b('b'), end: b('c') }, { limit: 1 });
+      expect(compareBytes((scanned[0] as { value: Uint8Array }).value, big)).toBe(0);
+      snap.release();
+    });
+
+    it('deleteRange removes [start, end) only', async () => {
+      const puts: Record<string, string> = {};
+      for (let i = 0; i < 2500; i++) puts[`t1_${String(i).padStart(5, '0')}`] = 'x';
+      puts['t0'] = 'keep';
+      puts['t2'] = 'keep';
+      await write(store, puts);
+      await store.deleteRange({ start: b('t1_'), end: b('t1`') });
+      const snap = await store.snapshot();
+      const rest = await snap.scan({ start: b('t'), end: b('u') }, { limit: 10_000 });
+      expect(rest.map((p) => s(p.key))).toEqual(['t0', 't2']);
+      snap.release();
+    });
+
+    it('reopen after close keeps committed data', async () => {
+      const ts = await write(store, { durable: 'yes' });
+      await write(store, {}, ['durable2']);
+      await store.close();
+      store = await space.open();
+      const snap = await store.snapshot();
+      expect(s(await snap.get(b('durable')))).toBe('yes');
+      expect(snap.startTs).toBeGreaterThanOrEqual(ts);
+      snap.release();
+    });
+
+    it('200 parallel non-conflicting commits all succeed', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 200 }, async (_, i) => write(store, { [`p${String(i).padStart(3, '0')}`]: String(i) })),
+      );
+      expect(new Set(results.map(String)).size).toBe(200);
+      const snap = await store.snapshot();
+      expect(await snap.scan({ start: b('p'), end: b('q') }, { limit: 1000 })).toHaveLength(200);
+      snap.release();
+    });
+
+    it('50 parallel increments through TxnStore.update() end at exactly 50', async () => {
+      const txns = createTxnStore(store);
+      const key = b('counter');
+      await Promise.all(
+        Array.from({ length: 50 }, () =>
+          txns.update(async (txn) => {
+            const cur = await txn.get(key);
+            txn.put(key, b(String(Number(s(cur) ?? '0') + 1)));
+          }, 1000),
+        ),
+      );
+      const final = await txns.view((txn) => txn.get(key));
+      expect(s(final)).toBe('50');
+    });
+
+    it('matches an in-memory model under random operations', async () => {
+      const keyArb = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h');
+      const opArb = fc.oneof(
+        fc.record({ t: fc.constant('put' as const), k: keyArb, v: fc.string({ maxLength: 4 }) }),
+        fc.record({ t: fc.constant('del' as const), k: keyArb }),
+        fc.record({ t: fc.constant('snap' as const) }),
+        fc.record({ t: fc.constant('commit' as const), which: fc.nat(5) }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), async (ops) => {
+          await store.deleteRange({ start: b('a'), end: b('z') });
+          const committed = new Map<string, { v: string | null; ts: bigint }>();
+          const open: Array<{ snap: Awaited<ReturnType<Store['snapshot']>>; view: Map<string, string>; writes: Map<string, string | null> }> = [];
+          const visible = (): Map<string, string> => {
+            const m = new Map<string, string>();
+            for (const [k, e] of committed) if (e.v !== null) m.set(k, e.v);
+            return m;
+          };
+          open.push({ snap: await store.snapshot(), view: visible(), writes: new Map() });
+          for (const op of ops) {
+            const cur = open[open.length - 1];
+            if (op.t === 'snap' || cur === undefined) {
+              open.push({ snap: await store.snapshot(), view: visible(), writes: new Map() });
+            } else if (op.t === 'put') cur.writes.set(op.k, op.v);
+            else if (op.t === 'del') cur.writes.set(op.k, null);
+            else {
+              const t = open.splice(op.which % open.length, 1)[0];
+              if (t === undefined) continue;
+              const muts: Mutation[] = [...t.writes].map(([k, v]) =>
+                v === null ? { op: 'del', key: b(k) } : { op: 'put', key: b(k), value: b(v) },
+              );
+              const conflict = [...t.writes.keys()].some((k) => (committed.get(k)?.ts ?? -1n) > t.snap.startTs);
+              const p = store.commit({ startTs: t.snap.startTs, mutations: muts, checkKeys: [] });
+              if (conflict) await expectConflict(p);
+              else {
+                const ts = await p;
+                for (const [k, v] of t.writes) committed.set(k, { v, ts });
+              }
+              // the released snapshot still equals its model view until release
+              const seen = await t.snap.scan({ start: b('a'), end: b('z') }, { limit: 100 });
+              expect(seen.map((x) => [s(x.key), s(x.value)])).toEqual([...t.view].sort(([x], [y]) => (x < y ? -1 : 1)));
+              t.snap.release();
+            }
+          }
+          for (const t of open) t.snap.release();
+          const last = await store.snapshot();
+          const rev = await last.scan({ start: b('a'), end: b('z') }, { limit: 100, reverse: true });
+          expect(rev.map((x) => [s(x.key), s(x.value)])).toEqual([...visible()].sort(([x], [y]) => (x < y ? 1 : -1)));
+          last.release();
+        }),
+        { numRuns: 60 },
+      );
+    });
+  });
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { openStore, type Mutation } from '../../src/kv/index.js';
+import { EmbeddedStore } from '../../src/kv/embedded/index.js';
+import { utf8Encode } from '../../src/util/index.js';
+import { tempDir } from './backends.js';
+
+const b = (s: string): Uint8Array => utf8Encode(s);
+
+async function commit(store: EmbeddedStore, mutations: Mutation[]): Promise<bigint> {
+  const snap = await store.snapshot();
+  try {
+    return await store.commit({ startTs: snap.startTs, mutations, checkKeys: [] });
+  } finally {
+    snap.release();
+  }
+}
+
+describe('openStore', () => {
+  it('accepts lmdb:// URLs and bare paths (mkdir -p); rejects unknown schemes', async () => {
+    const base = tempDir('shale-open-');
+    try {
+      const nested = join(base, 'a', 'b');
+      const s1 = await openStore(`lmdb://${nested}`);
+      expect(s1.url).toBe(`lmdb://${nested}`);
+      await s1.close();
+      expect(existsSync(nested)).toBe(true);
+      const s2 = await openStore(join(base, 'bare'));
+      await s2.close();
+      await expect(openStore('etcd://127.0.0.1:2379')).rejects.toThrow(/unsupported.*etcd.*lmdb:\/\//);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded store internals', () => {
+  it('tombstone GC removes old tombstones and refuses commits older than the safe point', async () => {
+    const dir = tempDir('shale-gc-');
+    const store = EmbeddedStore.open(dir, { gcAgeMs: 0, gcIntervalMs: 0 });
+    try {
+      await commit(store, [{ op: 'put', key: b('x'), value: b('1') }, { op: 'put', key: b('y'), value: b('1') }]);
+      const old = await store.snapshot();
+      await commit(store, [{ op: 'del', key: b('x') }, { op: 'del', key: b('never-existed') }]);
+      // the open snapshot predates the tombstones: nothing can be collected yet
+      expect(await store.collectGarbage()).toBe(0);
+      await expect(
+        store.commit({ startTs: old.startTs, mutations: [{ op: 'put', key: b('x'), value: b('2') }], checkKeys: [] }),
+      ).rejects.toMatchObject({ errno: 1213 });
+      old.release();
+      const stale = await store.snapshot();
+      await commit(store, [{ op: 'put', key: b('z'), value: b('1') }]);
+      const gcBlocked = await store.snapshot();
+      gcBlocked.release();
+      stale.release();
+      expect(await store.collectGarbage()).toBe(2);
+      // a commit from before the safe point fails cleanly instead of missing a conflict
+      await expect(
+        store.commit({ startTs: stale.startTs - 1n, mutations: [{ op: 'put', key: b('q'), value: b('1') }], checkKeys: [] }),
+      ).rejects.toThrow(/older than the GC safe point/);
+      const snap = await store.snapshot();
+      expect(await snap.get(b('x'))).toBeUndefined();
+      expect(await snap.get(b('y'))).toBeDefined();
+      snap.release();
+      await commit(store, [{ op: 'put', key: b('x'), value: b('again') }]);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects empty and oversized keys without applying anything', async () => {
+    const dir = tempDir('shale-keys-');
+    const store = EmbeddedStore.open(dir, { gcIntervalMs: 0 });
+    try {
+      await expect(commit(store, [{ op: 'put', key: new Uint8Array(0), value: b('v') }])).rejects.toThrow(/key length/);
+      await expect(
+        commit(store, [{ op: 'put', key: b('ok'), value: b('v') }, { op: 'put', key: new Uint8Array(5000), value: b('v') }]),
+      ).rejects.toThrow(/key length/);
+      const snap = await store.snapshot();
+      expect(await snap.get(b('ok'))).toBeUndefined();
+      expect(await snap.get(new Uint8Array(0))).toBeUndefined();
+      snap.release();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('expires the oldest pinned read txn instead of exhausting LMDB reader slots', async () => {
+    const dir = tempDir('shale-pin-');
+    const store = EmbeddedStore.open(dir, { maxPinnedReadTxns: 2, gcIntervalMs: 0 });
+    try {
+      const s1 = await store.snapshot();
+      const s1b = await store.snapshot(); // same commit point: shares s1's read txn
+      await commit(store, [{ op: 'put', key: b('a'), value: b('1') }]);
+      const s2 = await store.snapshot();
+      await commit(store, [{ op: 'put', key: b('a'), value: b('2') }]);
+      const s3 = await store.snapshot();
+      await expect(s1.get(b('a'))).rejects.toThrow(/expired/);
+      expect(() => s1b.release()).not.toThrow();
+      expect(await s2.get(b('a'))).toEqual(b('1'));
+      expect(await s3.get(b('a'))).toEqual(b('2'));
+      for (const x of [s1, s2, s3]) x.release();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('grows past a tiny initial map size while a snapshot is open', async () => {
+    const dir = tempDir('shale-grow-');
+    const store = EmbeddedStore.open(dir, { mapSize: 256 * 1024, gcIntervalMs: 0 });
+    try {
+      const held = await store.snapshot();
+      const value = new Uint8Array(64 * 1024).fill(7);
+      for (let i = 0; i < 40; i++) await commit(store, [{ op: 'put', key: b(`g${i}`), value }]);
+      expect(await held.get(b('g0'))).toBeUndefined();
+      held.release();
+      const snap = await store.snapshot();
+      expect((await snap.get(b('g39')))?.length).toBe(value.length);
+      snap.release();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,200 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { rmSync } from 'node:fs';
+import type { Store } from '../../src/kv/index.js';
+import { openStore } from '../../src/kv/index.js';
+import { createTxnStore, type TxnStore } from '../../src/txn/index.js';
+import { utf8Decode, utf8Encode } from '../../src/util/index.js';
+import { tempDir } from '../kv/backends.js';
+
+const b = (s: string): Uint8Array => utf8Encode(s);
+const s = (v: Uint8Array | undefined): string | undefined => (v === undefined ? undefined : utf8Decode(v));
+const k2 = (i: number): string => `k${String(i).padStart(2, '0')}`;
+
+describe('txn over the embedded store', () => {
+  let dir: string;
+  let kv: Store;
+  let txns: TxnStore;
+  beforeEach(async () => {
+    dir = tempDir('shale-txn-');
+    kv = await openStore(dir);
+    txns = createTxnStore(kv);
+  });
+  afterEach(async () => {
+    await kv.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function seed(keys: string[]): Promise<void> {
+    await txns.update(async (txn) => {
+      for (const k of keys) txn.put(b(k), b(`snap-${k}`));
+    });
+  }
+
+  it('read-your-writes for get and batchGet', async () => {
+    await seed(['a', 'b']);
+    const txn = await txns.begin();
+    txn.put(b('a'), b('mine'));
+    txn.delete(b('b'));
+    txn.put(b('c'), b('new'));
+    expect(s(await txn.get(b('a')))).toBe('mine');
+    expect(await txn.get(b('b'))).toBeUndefined();
+    expect((await txn.batchGet([b('c'), b('b'), b('a'), b('zz')])).map(s)).toEqual(['new', undefined, 'mine', undefined]);
+    expect(txn.writeCount).toBe(3);
+    txn.rollback();
+    expect(txn.finished).toBe(true);
+  });
+
+  it('scans merge buffered puts/deletes with the snapshot, forward and reverse, with limits', async () => {
+    await seed(Array.from({ length: 30 }, (_, i) => k2(i)));
+    const txn = await txns.begin();
+    for (let i = 5; i < 25; i++) txn.delete(b(k2(i))); // hides a long run of snapshot keys
+    txn.put(b(k2(10)), b('mine-10'));
+    txn.put(b('k10a'), b('ins'));
+    txn.put(b(k2(0)), b('mine-0'));
+    const keys = async (limit: number, reverse = false, start = 'k', end = 'l'): Promise<string[]> =>
+      (await txn.scan({ start: b(start), end: b(end) }, { limit, reverse })).map((p) => s(p.key) as string);
+    const expected = ['k00', 'k01', 'k02', 'k03', 'k04', 'k10', 'k10a', 'k25', 'k26', 'k27', 'k28', 'k29'];
+    expect(await keys(100)).toEqual(expected);
+    expect(await keys(7)).toEqual(expected.slice(0, 7));
+    expect(await keys(100, true)).toEqual([...expected].reverse());
+    expect(await keys(3, true)).toEqual(['k29', 'k28', 'k27']);
+    expect(await keys(6, true)).toEqual(['k29', 'k28', 'k27', 'k26', 'k25', 'k10a']);
+    expect(await keys(2, false, 'k05')).toEqual(['k10', 'k10a']);
+    expect(await keys(2, true, 'k00', 'k25')).toEqual(['k10a', 'k10']);
+    const vals = await txn.scan({ start: b('k00'), end: b('k11') }, { limit: 10 });
+    expect(vals.map((p) => s(p.value))).toEqual(['mine-0', 'snap-k01', 'snap-k02', 'snap-k03', 'snap-k04', 'mine-10', 'ins']);
+    txn.rollback();
+  });
+
+  it('scan pages past more buffered deletes than the page extra cap', async () => {
+    const keys = Array.from({ length: 3000 }, (_, i) => `r${String(i).padStart(5, '0')}`);
+    await seed(keys);
+    const txn = await txns.begin();
+    for (let i = 0; i < 2990; i++) txn.delete(b(keys[i] as string));
+    const fwd = await txn.scan({ start: b('r'), end: b('s') }, { limit: 5 });
+    expect(fwd.map((p) => s(p.key))).toEqual(keys.slice(2990, 2995));
+    txn.rollbackTo(0);
+    for (let i = 10; i < 3000; i++) txn.delete(b(keys[i] as string));
+    const rev = await txn.scan({ start: b('r'), end: b('s') }, { limit: 5, reverse: true });
+    expect(rev.map((p) => s(p.key))).toEqual(keys.slice(5, 10).reverse());
+    txn.rollback();
+  });
+
+  it('checkpoint / rollbackTo undo puts, deletes and locks after the mark', async () => {
+    await seed(['a', 'b']);
+    const txn = await txns.begin();
+    txn.put(b('a'), b('1'));
+    const cp = txn.checkpoint();
+    txn.put(b('a'), b('2'));
+    txn.delete(b('b'));
+    txn.put(b('c'), b('3'));
+    txn.lockKeys([b('locked')]);
+    expect(txn.writeCount).toBe(3);
+    txn.rollbackTo(cp);
+    expect(txn.writeCount).toBe(1);
+    expect(s(await txn.get(b('a')))).toBe('1');
+    expect(s(await txn.get(b('b')))).toBe('snap-b');
+    expect(await txn.get(b('c'))).toBeUndefined();
+    const scanned = await txn.scan({ start: b('a'), end: b('z') }, { limit: 10 });
+    expect(scanned.map((p) => [s(p.key), s(p.value)])).toEqual([['a', '1'], ['b', 'snap-b']]);
+    // the rolled-back lock must not make this commit conflict
+    await txns.update(async (t) => t.put(b('locked'), b('x')));
+    await txn.commit();
+    const after = await txns.view((t) => t.batchGet([b('a'), b('b'), b('c')]));
+    expect(after.map(s)).toEqual(['1', 'snap-b', undefined]);
+  });
+
+  it('buffer matches a model under random puts/deletes/checkpoints', async () => {
+    await seed(['a', 'c', 'e']);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.record({ t: fc.constant('put' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e'), v: fc.string({ maxLength: 3 }) }),
+            fc.record({ t: fc.constant('del' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
+            fc.record({ t: fc.constant('cp' as const) }),
+            fc.record({ t: fc.constant('undo' as const) }),
+            fc.record({ t: fc.constant('scan' as const), limit: fc.integer({ min: 1, max: 6 }), reverse: fc.boolean() }),
+          ),
+          { maxLength: 30 },
+        ),
+        async (ops) => {
+          const txn = await txns.begin();
+          let model = new Map<string, string>([['a', 'snap-a'], ['c', 'snap-c'], ['e', 'snap-e']]);
+          const marks: Array<{ cp: number; model: Map<string, string> }> = [];
+          for (const op of ops) {
+            if (op.t === 'put') {
+              txn.put(b(op.k), b(op.v));
+              model.set(op.k, op.v);
+            } else if (op.t === 'del') {
+              txn.delete(b(op.k));
+              model.delete(op.k);
+            } else if (op.t === 'cp') marks.push({ cp: txn.checkpoint(), model: new Map(model) });
+            else if (op.t === 'undo') {
+              const m = marks.pop();
+              if (m !== undefined) {
+                txn.rollbackTo(m.cp);
+                model = m.model;
+              }
+            } else {
+              const got = await txn.scan({ start: b('a'), end: b('f') }, { limit: op.limit, reverse: op.reverse });
+              const want = [...model].sort(([x], [y]) => (x < y ? -1 : 1));
+              if (op.reverse) want.reverse();
+              expect(got.map((p) => [s(p.key), s(p.value)])).toEqual(want.slice(0, op.limit));
+            }
+          }
+          txn.rollback();
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('lockKeys makes the commit conflict when a locked key changed', async () => {
+    await seed(['guard']);
+    const txn = await txns.begin();
+    txn.lockKeys([b('guard')]);
+    txn.put(b('payload'), b('1'));
+    await txns.update(async (t) => t.put(b('guard'), b('changed')));
+    await expect(txn.commit()).rejects.toMatchObject({ errno: 1213 });
+    expect(txn.finished).toBe(true);
+    expect(await txns.view((t) => t.get(b('payload')))).toBeUndefined();
+  });
+
+  it('read-only commit just releases; the txn is finished after commit', async () => {
+    await seed(['a']);
+    const txn = await txns.begin();
+    expect(s(await txn.get(b('a')))).toBe('snap-a');
+    await txn.commit();
+    expect(txn.finished).toBe(true);
+    expect(() => txn.put(b('x'), b('y'))).toThrow();
+    txn.rollback(); // idempotent after finish
+  });
+
+  it('update() retries conflicts, rolls back on other errors; view() always releases', async () => {
+    await expect(
+      txns.update(async (txn) => {
+        txn.put(b('never'), b('x'));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await txns.view((t) => t.get(b('never')))).toBeUndefined();
+    let attempts = 0;
+    const result = await txns.update(async (txn) => {
+      attempts++;
+      await txn.get(b('hot'));
+      if (attempts === 1) await txns.update(async (t) => t.put(b('hot'), b('other')));
+      txn.put(b('hot'), b('mine'));
+      return attempts;
+    });
+    expect(result).toBe(2);
+    expect(s(await txns.view((t) => t.get(b('hot'))))).toBe('mine');
+    await expect(
+      txns.update(async (txn) => {
+        txn.put(b('hot'), b('loser'));
+        await txns.update(async (t) => t.put(b('hot'), b('winner')));
+      }, 0),
+    ).rejects.toMatchObject({ errno: 1213 });
+  });
+});
