@@ -1,5 +1,8 @@
 /**
- * OK packet (header 0x00). Without SESSION_TRACK the info text is the rest of the packet.
+ * OK packet (header 0x00). The info text is written as a length-encoded string, as MySQL and
+ * MariaDB servers do (net_store_data) whether or not SESSION_TRACK was negotiated: libmariadb
+ * (mysql CLI, sysbench) always reads it that way, and mysql2 (which reads the rest of the packet
+ * without SESSION_TRACK) only matches `Changed: N` inside it.
  * Spec: /work/shared/reference/mysql-protocol.md §3.2.
  */
 import type { PacketWriter } from '../packet-writer.js';
@@ -19,7 +22,7 @@ export function writeOk(w: PacketWriter, ok: OkFields): void {
   w.lenencInt(ok.insertId);
   w.u16(ok.status);
   w.u16(ok.warnings);
-  if (ok.info !== '') w.string(ok.info);
+  if (ok.info !== '') w.lenencString(ok.info);
   w.end();
 }
 

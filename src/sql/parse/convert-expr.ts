@@ -40,7 +40,7 @@ export function convertExpr(node: unknown, ctx: ConvCtx): Expr {
     case 'double_quote_string':
     case 'string':
     case 'natural_string':
-      return { kind: 'literal', value: String(node['value'] ?? '') };
+      return { kind: 'literal', value: unquote(String(node['value'] ?? '')) };
     case 'hex_string':
     case 'full_hex_string':
       return { kind: 'literal', value: hexLiteral(str(node, 'value') ?? '') };
@@ -75,6 +75,14 @@ export function convertExpr(node: unknown, ctx: ConvCtx): Expr {
 
 export function convertExprs(list: readonly unknown[], ctx: ConvCtx): Expr[] {
   return list.map((e) => convertExpr(e, ctx));
+}
+
+/**
+ * node-sql-parser returns a string literal's body as written; the text it saw was produced by
+ * lib.ts `quote()` (backslashes doubled, then quotes doubled), so undo exactly that.
+ */
+function unquote(body: string): string {
+  return body.replace(/\\\\|''/g, (m) => (m === "''" ? "'" : '\\'));
 }
 
 function numberValue(v: unknown): Value {
@@ -261,6 +269,8 @@ function func(node: Obj, ctx: ConvCtx): Expr {
   const first = args[0];
   if (name === 'VALUES' && first?.kind === 'column') return { kind: 'valuesRef', column: first.name };
   if (name === 'DEFAULT' && first?.kind === 'column') return { kind: 'default', column: first.name };
+  // node-sql-parser reads `NOT (expr)` as a call of a function named NOT.
+  if (name === 'NOT' && args.length === 1 && first !== undefined) return { kind: 'unary', op: 'NOT', operand: first };
   return { kind: 'func', name, args };
 }
 

@@ -31,11 +31,19 @@ export function rewriteForLib(tokens: readonly Token[], plan: SlotPlan): Rewritt
     const prev = tokens[i - 1];
     let piece = tokenText(tokens, i, t);
     if (plan.byToken[i] !== undefined) piece = `:p${ordinal++}`;
-    if (text.length > 0 && (prev === undefined || prev.end !== t.start || piece.startsWith(':'))) text += ' ';
+    if (text.length > 0 && (prev === undefined || prev.end !== t.start || piece.startsWith(':') || isWideInteger(t))) text += ' ';
     offsets.push(text.length);
     text += piece;
   }
   return { text, offsets };
+}
+
+/**
+ * node-sql-parser folds `-9223372036854775808` into a JS number and loses digits; a space after
+ * the sign makes it a unary minus over its exact 'bigint' node, which convert-expr folds exactly.
+ */
+function isWideInteger(t: Token): boolean {
+  return t.type === 'number' && typeof t.value === 'bigint' && (t.value > 9007199254740991n || t.value < -9007199254740991n);
 }
 
 function tokenText(tokens: readonly Token[], i: number, t: Token): string {
