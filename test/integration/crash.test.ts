@@ -39,8 +39,9 @@ async function writer(port: number, id: number, account: number, acked: Acked, s
       await c.query('UPDATE acct SET bal = bal + 1 WHERE id = ?', [(account + 1) % 4]);
       await c.query('COMMIT');
       acked.transfers++;
-    } catch {
-      if (stop.now) break;
+    } catch (err) {
+      // A lost connection (the server was killed) ends this writer.
+      if (stop.now || (err as { fatal?: boolean }).fatal) break;
       await c.query('ROLLBACK').catch(() => undefined);
     }
   }
