@@ -61,7 +61,7 @@ echo
 echo "| workload | ShaleDB TPS | MariaDB TPS | ratio | ShaleDB p99 ms | MariaDB p99 ms | ShaleDB ignored err/s | MariaDB ignored err/s |"
 echo "|---|---|---|---|---|---|---|---|"
 for w in "${WORKLOADS[@]}"; do
-  ratio=$(echo "scale=2; ${TPS[shale,$w]} / ${TPS[mariadb,$w]}" | bc 2>/dev/null || echo "-")
+  ratio=$(printf '%.2f' "$(echo "scale=4; ${TPS[shale,$w]} / ${TPS[mariadb,$w]}" | bc 2>/dev/null || echo 0)")
   echo "| $w | ${TPS[shale,$w]} | ${TPS[mariadb,$w]} | $ratio | ${P99[shale,$w]} | ${P99[mariadb,$w]} | ${IGN[shale,$w]} | ${IGN[mariadb,$w]} |"
 done
-echo "| prepare (s) | ${PREP[shale]} | ${PREP[mariadb]} | $(echo "scale=2; ${PREP[shale]} / ${PREP[mariadb]}" | bc) | | | | |"
+printf '| prepare (s) | %.1f | %.1f | %.2f | | | | |\n' "${PREP[shale]}" "${PREP[mariadb]}" "$(echo "scale=4; ${PREP[shale]} / ${PREP[mariadb]}" | bc)"

@@ -45,7 +45,7 @@ export class ByteReader {
     return this.buf.readBigUInt64LE(this.need(8));
   }
 
-  skip(n: number): void {
+  advance(n: number): void {
     this.need(n);
   }
 

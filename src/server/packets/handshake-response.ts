@@ -32,7 +32,7 @@ export function decodeHandshakeResponse(payload: Buffer, serverCaps: number): Ha
   const eff = capabilities & serverCaps;
   const maxPacket = r.u32();
   const charset = r.u8();
-  r.skip(23);
+  r.advance(23);
   if (r.remaining() === 0) throw new MalformedPacket('SSLRequest or truncated handshake response');
   const user = r.nulStringOrRest();
   const authResponse = readAuthResponse(r, eff);

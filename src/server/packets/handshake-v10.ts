@@ -40,13 +40,13 @@ export function decodeHandshakeV10(payload: Buffer): HandshakeV10 {
   const serverVersion = r.nulString();
   const connectionId = r.u32();
   const part1 = r.bytes(8);
-  r.skip(1);
+  r.advance(1);
   const capLow = r.u16();
   const charset = r.u8();
   const status = r.u16();
   const capabilities = (capLow | (r.u16() << 16)) >>> 0;
   const dataLen = r.u8();
-  r.skip(10);
+  r.advance(10);
   const part2 = r.bytes(Math.max(13, dataLen - 8));
   const authPlugin = capabilities & Cap.PLUGIN_AUTH ? r.nulStringOrRest() : '';
   const scramble = Buffer.concat([part1, part2]).subarray(0, 20);
