@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { openStore, type Mutation } from '../../src/kv/index.js';
 import { EmbeddedStore } from '../../src/kv/embedded/index.js';
 import { utf8Encode } from '../../src/util/index.js';
@@ -120,6 +122,67 @@ describe('embedded store internals', () => {
       held.release();
       const snap = await store.snapshot();
       expect((await snap.get(b('g39')))?.length).toBe(value.length);
+      snap.release();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a snapshot dropped without release() stops blocking tombstone GC once collected', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const dir = tempDir('shale-leak-');
+    const store = EmbeddedStore.open(dir, { gcAgeMs: 0, gcIntervalMs: 0 });
+    try {
+      await commit(store, [{ op: 'put', key: b('x'), value: b('1') }]);
+      await (async () => {
+        const leaked = await store.snapshot();
+        expect(await leaked.get(b('x'))).toEqual(b('1'));
+      })();
+      await commit(store, [{ op: 'del', key: b('x') }]);
+      expect(await store.collectGarbage()).toBe(0);
+      let removed = 0;
+      for (let i = 0; i < 50 && removed === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        gc();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        removed = await store.collectGarbage();
+      }
+      expect(removed).toBe(1);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('returned values stay intact across later reads (pages and slab regions are never reused)', async () => {
+    const dir = tempDir('shale-own-');
+    const store = EmbeddedStore.open(dir, { gcIntervalMs: 0 });
+    try {
+      const big = new Uint8Array(5000).fill(9);
+      const muts: Mutation[] = [];
+      for (let i = 0; i < 300; i++) muts.push({ op: 'put', key: b(`k${String(i).padStart(3, '0')}`), value: b(`v${i}`) });
+      muts.push({ op: 'put', key: b('k150x'), value: big });
+      await commit(store, muts);
+      await commit(store, [{ op: 'del', key: b('k002') }]);
+      const snap = await store.snapshot();
+      const first = await snap.scan({ start: b('k'), end: b('l') }, { limit: 10 });
+      const got = await snap.get(b('k007'));
+      const many = await snap.batchGet([b('k010'), b('nope'), b('k150x'), b('k002'), b('k011')]);
+      for (let i = 0; i < 200; i++) {
+        await snap.scan({ start: b('k'), end: b('l') }, { limit: 100, reverse: i % 2 === 0 });
+        await snap.get(b(`k${String(i).padStart(3, '0')}`));
+      }
+      expect(first.map((p) => new TextDecoder().decode(p.key))).toEqual(
+        ['k000', 'k001', 'k003', 'k004', 'k005', 'k006', 'k007', 'k008', 'k009', 'k010'],
+      );
+      expect(first.map((p) => new TextDecoder().decode(p.value))).toEqual(['v0', 'v1', 'v3', 'v4', 'v5', 'v6', 'v7', 'v8', 'v9', 'v10']);
+      expect(got).toEqual(b('v7'));
+      expect(many).toEqual([b('v10'), undefined, big, undefined, b('v11')]);
+      const all = await snap.scan({ start: b('k'), end: b('l') }, { limit: 1000 });
+      expect(all).toHaveLength(300);
+      expect(all.find((p) => p.key.length === 5)?.value).toEqual(big);
       snap.release();
     } finally {
       await store.close();

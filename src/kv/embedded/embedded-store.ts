@@ -3,7 +3,9 @@ import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
 import { ERRORS, SqlError } from '../../errors/index.js';
 import { compareBytes, toHex } from '../../util/index.js';
 import { applyCommit, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
-import { getFastIn, LmdbSnapshot, MAX_KEY_BYTES, type ReadLease } from './lmdb-snapshot.js';
+import { getFastIn, LmdbSnapshot, MAX_KEY_BYTES, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
+import { LeakGuard } from './leak-guard.js';
+import { RawRangeReader } from './raw-range.js';
 import { TombstoneGc } from './tombstone-gc.js';
 import { readTs } from './value-format.js';
 
@@ -42,13 +44,20 @@ export class EmbeddedStore implements Store {
   readonly url: string;
   private readonly root: RootDatabase<Buffer, string>;
   private readonly dbs: EmbeddedDbs;
-  /** Open leases grouped by read txn, oldest txn first (Map keeps insertion order). */
-  private readonly pinned = new Map<Transaction, Set<ReadLease>>();
+  private readonly reader: RawRangeReader;
+  /**
+   * Pinned read txns with at least one open snapshot, oldest first (Map keeps insertion order;
+   * startTs never decreases along it). A group leaves the map when its last member ends.
+   */
+  private readonly pinned = new Map<Transaction, PinGroup>();
+  /** The most recently used group (fast path: snapshots between two commits share it). */
+  private current: PinGroup | undefined;
   private readonly maxPinned: number;
-  private readonly activeStarts = new Map<bigint, number>();
   private readonly gc: TombstoneGc;
   private readonly gcTimer: NodeJS.Timeout | undefined;
-  private readonly finalizer = new FinalizationRegistry<ReadLease>((lease) => this.endLease(lease));
+  /** Ends the lease of a snapshot garbage-collected without release(). */
+  private readonly leakGuard = new LeakGuard((lease) => this.endLease(lease));
+  private readonly endLeaseFn = (lease: ReadLease): void => this.endLease(lease);
   private closed = false;
 
   private constructor(path: string, opts: EmbeddedStoreOptions) {
@@ -66,6 +75,7 @@ export class EmbeddedStore implements Store {
       meta: this.root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' }),
       tombs: this.root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
     };
+    this.reader = new RawRangeReader(this.root, 'data');
     this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart());
     const interval = opts.gcIntervalMs ?? 60_000;
     if (interval > 0) {
@@ -82,18 +92,23 @@ export class EmbeddedStore implements Store {
   snapshot(): Promise<Snapshot> {
     if (this.closed) return Promise.reject(new Error(`${this.url}: store is closed`));
     const txn = this.useReadTxn();
-    const raw = getFastIn(this.dbs.meta, COUNTER_KEY, { transaction: txn });
-    const lease: ReadLease = { txn, startTs: raw === undefined ? 0n : readTs(raw), ended: false, evicted: false };
-    let group = this.pinned.get(txn);
-    if (group === undefined) {
-      if (this.pinned.size >= this.maxPinned) this.evictOldest();
-      group = new Set();
-      this.pinned.set(txn, group);
+    // While a group has open members its txn object cannot be reset/renewed by lmdb-js (they
+    // hold references), so the same txn object means the same LMDB snapshot and startTs.
+    let group = this.current;
+    if (group === undefined || group.txn !== txn || group.open === 0 || group.evicted) {
+      group = this.pinned.get(txn);
+      if (group === undefined) {
+        if (this.pinned.size >= this.maxPinned) this.evictOldest();
+        const raw = getFastIn(this.dbs.meta, COUNTER_KEY, { transaction: txn });
+        group = { txn, startTs: raw === undefined ? 0n : readTs(raw), open: 0, evicted: false };
+        this.pinned.set(txn, group);
+      }
+      this.current = group;
     }
-    group.add(lease);
-    this.activeStarts.set(lease.startTs, (this.activeStarts.get(lease.startTs) ?? 0) + 1);
-    const snap = new LmdbSnapshot(this.dbs.data, lease, (l) => this.endLease(l));
-    this.finalizer.register(snap, lease, lease);
+    group.open++;
+    const lease: ReadLease = { group, released: false, watched: false };
+    const snap = new LmdbSnapshot(this.dbs.data, this.reader, lease, this.endLeaseFn);
+    this.leakGuard.watch(snap, lease);
     return Promise.resolve(snap);
   }
 
@@ -141,25 +156,26 @@ export class EmbeddedStore implements Store {
     if (this.closed) return;
     this.closed = true;
     if (this.gcTimer !== undefined) clearInterval(this.gcTimer);
-    for (const group of [...this.pinned.values()]) for (const lease of [...group]) this.endLease(lease);
+    for (const group of [...this.pinned.values()]) this.evictGroup(group);
+    this.leakGuard.clear();
     await this.root.close();
   }
 
+  /** release() / finalizer: drops the lease's txn reference once (no-op if its group was evicted). */
   private endLease(lease: ReadLease): void {
-    if (lease.ended) return;
-    lease.ended = true;
-    const group = this.pinned.get(lease.txn);
-    group?.delete(lease);
-    if (group?.size === 0) this.pinned.delete(lease.txn);
-    this.finalizer.unregister(lease);
-    const n = (this.activeStarts.get(lease.startTs) ?? 1) - 1;
-    if (n > 0) this.activeStarts.set(lease.startTs, n);
-    else this.activeStarts.delete(lease.startTs);
-    try {
-      lease.txn.done();
-    } catch {
-      // The environment is already closed; nothing left to free.
-    }
+    const group = lease.group;
+    if (lease.released || group.evicted) return;
+    lease.released = true;
+    this.leakGuard.forget(lease);
+    if (--group.open === 0) this.pinned.delete(group.txn);
+    doneQuietly(group.txn);
+  }
+
+  /** Ends every open member of `group` at once; their snapshots then report expiry. */
+  private evictGroup(group: PinGroup): void {
+    group.evicted = true;
+    this.pinned.delete(group.txn);
+    for (; group.open > 0; group.open--) doneQuietly(group.txn);
   }
 
   /** useReadTransaction(); if LMDB's reader table is full, expire our oldest pins and retry once. */
@@ -176,16 +192,13 @@ export class EmbeddedStore implements Store {
   /** Ends every lease of the oldest pinned read txn (abandoned snapshots land here first). */
   private evictOldest(): void {
     const first = this.pinned.values().next();
-    if (first.done === true) return;
-    for (const lease of [...first.value]) {
-      lease.evicted = true;
-      this.endLease(lease);
-    }
+    if (first.done !== true) this.evictGroup(first.value);
   }
 
+  /** The smallest startTs of any open snapshot (tombstones it may still see must be kept). */
   private oldestActiveStart(): bigint | undefined {
     let min: bigint | undefined;
-    for (const ts of this.activeStarts.keys()) if (min === undefined || ts < min) min = ts;
+    for (const group of this.pinned.values()) if (min === undefined || group.startTs < min) min = group.startTs;
     return min;
   }
 
@@ -195,6 +208,15 @@ export class EmbeddedStore implements Store {
       // GC is best-effort; a failure (e.g. disk full) leaves tombstones for the next round.
       process.emitWarning(`${this.url}: tombstone GC failed: ${String(err)}`);
     });
+  }
+}
+
+/** txn.done(), ignoring the error of an already closed environment (nothing left to free). */
+function doneQuietly(txn: Transaction): void {
+  try {
+    txn.done();
+  } catch {
+    // The environment is already closed.
   }
 }
 

@@ -1,21 +1,35 @@
 import type { Database, RangeOptions, Transaction } from 'lmdb';
 import type { KeyRange, KvPair, ScanOptions, Snapshot } from '../kv.js';
 import { compareBytes } from '../../util/index.js';
-import { copyBytes, copyPayload, isLive } from './value-format.js';
+import { sharedPage } from './page-builder.js';
+import type { RawRangeReader } from './raw-range.js';
+import { copyPayload, HEADER_BYTES, isLive } from './value-format.js';
 
 /** Largest key lmdb-js accepts with the default page size; longer keys can never exist. */
 export const MAX_KEY_BYTES = 1978;
 
 /**
- * One pinned LMDB read transaction use. The store tracks every open lease so that close()
- * and the finalizer (for snapshots dropped without release()) can end it exactly once.
+ * One pinned LMDB read transaction, shared by every snapshot opened while it was lmdb's current
+ * read txn (i.e. between two commits). Each open member holds one txn.use() reference.
  */
-export interface ReadLease {
+export interface PinGroup {
   readonly txn: Transaction;
   readonly startTs: bigint;
-  ended: boolean;
-  /** Ended by the store (too many open read transactions), not by release(). */
+  /** Members not yet released; the group is unpinned (and forgotten) when it reaches 0. */
+  open: number;
+  /** Ended by the store (too many pinned txns, or close): all member references were dropped. */
   evicted: boolean;
+}
+
+/**
+ * One snapshot's membership in a PinGroup. `released` is set by release() (or the finalizer for
+ * snapshots dropped without release()); the store ends each lease's txn reference exactly once.
+ */
+export interface ReadLease {
+  readonly group: PinGroup;
+  released: boolean;
+  /** Registered with the leak guard's FinalizationRegistry (see leak-guard.ts). */
+  watched: boolean;
 }
 
 /** lmdb-js accepts `{ transaction }` on getBinaryFast at runtime; its typings omit it. */
@@ -44,11 +58,12 @@ export class LmdbSnapshot implements Snapshot {
 
   constructor(
     private readonly data: Database<Buffer, Uint8Array>,
+    private readonly reader: RawRangeReader,
     private readonly lease: ReadLease,
     private readonly endLease: EndLease,
   ) {
-    this.startTs = lease.startTs;
-    this.readOpts = { transaction: lease.txn };
+    this.startTs = lease.group.startTs;
+    this.readOpts = { transaction: lease.group.txn };
   }
 
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
@@ -75,22 +90,34 @@ export class LmdbSnapshot implements Snapshot {
     }
   }
 
+  /** All found payloads are copied into one fresh allocation (views of it are returned). */
   private batchGetSync(keys: readonly Uint8Array[]): Array<Uint8Array | undefined> {
-    const out: Array<Uint8Array | undefined> = new Array<Uint8Array | undefined>(keys.length);
-    for (let i = 0; i < keys.length; i++) out[i] = this.getSync(keys[i] as Uint8Array);
+    this.checkOpen();
+    const n = keys.length;
+    const out = new Array<Uint8Array | undefined>(n);
+    const page = sharedPage;
+    page.reset();
+    const piece = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const key = keys[i] as Uint8Array;
+      if (key.length === 0 || key.length > MAX_KEY_BYTES) continue;
+      const stored = getFastIn(this.data, key, this.readOpts);
+      if (stored === undefined || !isLive(stored)) continue;
+      piece[i] = page.count;
+      page.append(stored, HEADER_BYTES, stored.length - HEADER_BYTES);
+    }
+    const views = page.finish();
+    for (let i = 0; i < n; i++) {
+      const p = piece[i] as number;
+      out[i] = p < 0 ? undefined : views[p];
+    }
     return out;
   }
 
   private scanSync(range: KeyRange, opts: ScanOptions): KvPair[] {
     this.checkOpen();
-    const out: KvPair[] = [];
-    if (opts.limit <= 0 || compareBytes(range.start, range.end) >= 0) return out;
-    for (const { key, value } of this.data.getRange(this.rangeOptions(range, opts.reverse === true))) {
-      if (!isLive(value)) continue;
-      out.push({ key: copyBytes(key), value: copyPayload(value) });
-      if (out.length >= opts.limit) break;
-    }
-    return out;
+    if (opts.limit <= 0 || compareBytes(range.start, range.end) >= 0) return [];
+    return this.reader.scan(this.rangeOptions(range, opts.reverse === true), opts.limit);
   }
 
   release(): void {
@@ -107,23 +134,25 @@ export class LmdbSnapshot implements Snapshot {
   /** lmdb-js ranges: forward is [start, end); reverse walks from `start` (high) down to `end` (low). */
   private rangeOptions(range: KeyRange, reverse: boolean): RangeOptions {
     const low = range.start.length === 0 ? undefined : range.start;
-    if (!reverse) return { start: low, end: range.end, transaction: this.lease.txn };
+    const txn = this.lease.group.txn;
+    if (!reverse) return { start: low, end: range.end, transaction: txn };
     return {
       start: range.end,
       end: low,
       reverse: true,
       exclusiveStart: true,
       inclusiveEnd: true,
-      transaction: this.lease.txn,
+      transaction: txn,
     };
   }
 
   private checkOpen(): void {
-    if (!this.lease.ended) return;
+    const lease = this.lease;
+    if (!lease.released && !lease.group.evicted) return;
     throw new Error(
-      this.lease.evicted
-        ? `snapshot ${this.startTs} expired: too many open read transactions (release snapshots promptly)`
-        : 'snapshot used after release()',
+      lease.released
+        ? 'snapshot used after release()'
+        : `snapshot ${this.startTs} expired: too many open read transactions (release snapshots promptly)`,
     );
   }
 }

@@ -14,6 +14,8 @@
  * absent = 0) and the tombstone-GC safe point under "gcSafePoint" (same encoding).
  */
 
+import { allocOwned, copyInto } from './page-builder.js';
+
 export const HEADER_BYTES = 9;
 export const KIND_TOMBSTONE = 0;
 export const KIND_LIVE = 1;
@@ -55,16 +57,13 @@ export function encodeTombstone(ts: bigint): Buffer {
   return out;
 }
 
-/** A caller-owned copy of the payload of a live stored value (never a view into LMDB memory). */
+/**
+ * A caller-owned copy of the payload of a live stored value (never a view into LMDB memory;
+ * small copies are slab regions, see page-builder.ts).
+ */
 export function copyPayload(stored: Uint8Array): Uint8Array {
-  const out = new Uint8Array(stored.length - HEADER_BYTES);
-  out.set(stored.subarray(HEADER_BYTES));
+  const out = allocOwned(stored.length - HEADER_BYTES);
+  copyInto(stored, HEADER_BYTES, out.length, out, 0);
   return out;
 }
 
-/** A caller-owned copy of `bytes`. */
-export function copyBytes(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(bytes.length);
-  out.set(bytes);
-  return out;
-}

@@ -1,0 +1,101 @@
+/**
+ * Caller-owned result memory for the embedded store's reads.
+ *
+ * Every new ArrayBuffer costs about a microsecond (backing store + GC tracking), which dominated
+ * get/batchGet/scan. So byte strings copied out of LMDB memory are staged in one reusable
+ * scratch buffer and then copied into ONE region per result page, handed out as Uint8Array views
+ * of it; small regions are carved from a shared slab (like Node's Buffer pool).
+ *
+ * Ownership contract: a region is never handed out twice and never written after it is
+ * returned, so each view belongs to its caller. Views share an underlying ArrayBuffer: callers
+ * must respect byteOffset/byteLength (never use `.buffer` whole, never transfer/detach it).
+ * A view keeps its whole slab/page alive (bounded: SLAB_BYTES or one page).
+ * Single-threaded, synchronous use only (append ... finish with no await between).
+ */
+
+const SLAB_BYTES = 8192;
+/** Regions up to this size come from the slab; larger ones get their own allocation. */
+const SLAB_MAX_REGION = 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabUsed = 0;
+
+/** A zero-filled, caller-owned region of `len` bytes. */
+export function allocOwned(len: number): Uint8Array {
+  if (len > SLAB_MAX_REGION) return new Uint8Array(len);
+  if (slabUsed + len > SLAB_BYTES) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + len);
+  slabUsed += len;
+  return out;
+}
+
+/** Copies src[srcStart, srcStart + len) to dst at dstStart without creating Buffer objects. */
+export function copyInto(src: Uint8Array, srcStart: number, len: number, dst: Uint8Array, dstStart: number): void {
+  if (len <= 32) {
+    for (let i = 0; i < len; i++) dst[dstStart + i] = src[srcStart + i] as number;
+  } else {
+    dst.set(new Uint8Array(src.buffer, src.byteOffset + srcStart, len), dstStart);
+  }
+}
+
+const INITIAL_SCRATCH = 64 * 1024;
+/** A scratch buffer grown past this is dropped after use so one huge page does not pin memory. */
+const MAX_KEPT_SCRATCH = 1024 * 1024;
+
+export class PageBuilder {
+  private scratch = new Uint8Array(INITIAL_SCRATCH);
+  private used = 0;
+  /** ends[i] = end offset of piece i in scratch (pieces are contiguous, in append order). */
+  private readonly ends: number[] = [];
+
+  /** Discards staged pieces (call before starting a page in case a previous one threw). */
+  reset(): void {
+    this.used = 0;
+    this.ends.length = 0;
+  }
+
+  /** Stages a copy of src[start, start + len); src may be reused by its owner right after. */
+  append(src: Uint8Array, start: number, len: number): void {
+    const need = this.used + len;
+    if (need > this.scratch.length) this.grow(need);
+    copyInto(src, start, len, this.scratch, this.used);
+    this.used = need;
+    this.ends.push(need);
+  }
+
+  /** Pieces staged so far. */
+  get count(): number {
+    return this.ends.length;
+  }
+
+  /** Copies every staged piece into one fresh allocation; returns one view per piece and resets. */
+  finish(): Uint8Array[] {
+    const n = this.ends.length;
+    const views = new Array<Uint8Array>(n);
+    if (n === 0) return views;
+    const page = allocOwned(this.used);
+    page.set(this.scratch.subarray(0, this.used));
+    let prev = 0;
+    for (let i = 0; i < n; i++) {
+      const end = this.ends[i] as number;
+      views[i] = page.subarray(prev, end);
+      prev = end;
+    }
+    this.reset();
+    if (this.scratch.length > MAX_KEPT_SCRATCH) this.scratch = new Uint8Array(INITIAL_SCRATCH);
+    return views;
+  }
+
+  private grow(need: number): void {
+    let size = this.scratch.length * 2;
+    while (size < need) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.scratch.subarray(0, this.used));
+    this.scratch = next;
+  }
+}
+
+/** The builder shared by all snapshots of this process (safe: pages are built synchronously). */
+export const sharedPage = new PageBuilder();

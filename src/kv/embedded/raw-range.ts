@@ -1,0 +1,74 @@
+import type { Database, RangeOptions, RootDatabase } from 'lmdb';
+import type { KvPair } from '../kv.js';
+import { sharedPage } from './page-builder.js';
+import { HEADER_BYTES, isLive } from './value-format.js';
+
+/**
+ * Zero-copy range reads for the `data` database (lmdb 3.5.x internals, pinned in package.json).
+ *
+ * With `encoding: 'binary'` lmdb-js copies every key (Uint8Array.prototype.slice -> a new
+ * Buffer) and every value (same) before handing them out; we then had to copy again to strip
+ * the 9-byte header. This reader is a second handle on the same LMDB database whose hooks
+ * return lmdb's own reused buffers instead (the key buffer plus offsets, the value buffer plus
+ * size). scan() copies the live entries straight into one page allocation (page-builder.ts)
+ * before advancing the cursor, so no view into LMDB memory ever escapes.
+ *
+ * Hooked members (checked at construction so an lmdb upgrade fails loudly, not silently):
+ * - `readKey(target, start, end)`: called per entry to materialize the key from lmdb's key buffer;
+ * - `decoder.decode(bytes, size)` with `decoderCopies = true`: gets the value bytes uncopied.
+ * The handle is used for reads only (writes would go through the ordinary `data` handle).
+ */
+interface LmdbReadHooks {
+  readKey: (target: Uint8Array, start: number, end: number) => unknown;
+  decoder: { decode(bytes: Uint8Array, size: number): unknown } | null | undefined;
+  decoderCopies: boolean | undefined;
+}
+
+export class RawRangeReader {
+  private readonly db: Database<Buffer, Uint8Array>;
+  /** Position of the current entry's key inside lmdb's key buffer (valid until the next entry). */
+  private keyStart = 0;
+  private keyEnd = 0;
+  /** Byte length of the current entry's value (lmdb's value buffer may be longer). */
+  private valueSize = 0;
+
+  constructor(root: RootDatabase<Buffer, string>, name: string) {
+    this.db = root.openDB<Buffer, Uint8Array>({ name, keyEncoding: 'binary', encoding: 'binary' });
+    const hooks = this.db as unknown as LmdbReadHooks;
+    if (typeof hooks.readKey !== 'function' || hooks.decoder !== undefined) {
+      throw new Error('embedded store: unsupported lmdb version (readKey/decoder hooks changed)');
+    }
+    hooks.readKey = (target, start, end) => {
+      this.keyStart = start;
+      this.keyEnd = end;
+      return target;
+    };
+    hooks.decoder = {
+      decode: (bytes, size) => {
+        this.valueSize = size;
+        return bytes;
+      },
+    };
+    hooks.decoderCopies = true;
+  }
+
+  /**
+   * Up to `limit` live pairs of the range (tombstones skipped, header stripped), all keys and
+   * payloads copied into one fresh allocation the caller owns.
+   */
+  scan(opts: RangeOptions, limit: number): KvPair[] {
+    const page = sharedPage;
+    page.reset();
+    let n = 0;
+    for (const { key, value } of this.db.getRange(opts)) {
+      if (this.valueSize < HEADER_BYTES || !isLive(value)) continue;
+      page.append(key, this.keyStart, this.keyEnd - this.keyStart);
+      page.append(value, HEADER_BYTES, this.valueSize - HEADER_BYTES);
+      if (++n >= limit) break;
+    }
+    const views = page.finish();
+    const out = new Array<KvPair>(n);
+    for (let i = 0; i < n; i++) out[i] = { key: views[2 * i] as Uint8Array, value: views[2 * i + 1] as Uint8Array };
+    return out;
+  }
+}
