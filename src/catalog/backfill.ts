@@ -1,10 +1,17 @@
 /**
  * ADD INDEX backfill. While the index is 'writeOnly' (writers maintain it, readers ignore it),
  * the table's records are scanned in batches, each batch in its own transaction (retried on
- * conflict by TxnStore.update): decode each row, write its index entry. The batch locks the
- * record keys it read, so a row changed concurrently makes the batch conflict and re-run
- * instead of writing an entry for a stale row. Unique indexes check every distinct entry
- * against what is already there (and within the batch): a different handle => 1062.
+ * conflict by TxnStore.update): decode the indexed columns of each row, write its index entry.
+ *
+ * Stale rows: the batch does NOT lock the record keys it read. Every writer that commits after
+ * the index became writeOnly maintains it (writers lock the table definition, so one holding an
+ * older schema cannot commit after the DDL), and a change of a row whose entry E the batch
+ * writes either leaves E as it is (same key and value: the batch's write is still right) or
+ * deletes / rewrites E's key. Such a write after the batch's snapshot makes the batch's put of
+ * E conflict at commit (first committer wins on every written key), so the batch re-runs on a
+ * fresh snapshot instead of writing an entry for a stale row; rows inserted after the snapshot
+ * are unseen and carry their own entries. Unique indexes check every distinct entry against
+ * what is already there (and within the batch): a different handle => 1062.
  */
 import { decodeIndexValue, decodeRecordKey, type Handle, recordPrefix } from '../codec/index.js';
 import { SqlError } from '../errors/index.js';
@@ -12,21 +19,25 @@ import type { Txn, TxnStore } from '../txn/types.js';
 import { bytesEqual, keyNext, prefixEnd, toHex } from '../util/index.js';
 import { indexEntry, indexValues } from './index-entry.js';
 import { duplicateEntryText } from './key-text.js';
-import { decodeRecord } from './record.js';
+import { recordColumnsDecoder } from './record.js';
+import type { Value } from '../types/index.js';
 import type { IndexInfo, TableInfo } from './types.js';
 
-export const BACKFILL_BATCH = 1000;
+export const BACKFILL_BATCH = 8192;
+
+/** Rows per backfill transaction (tests lower it to exercise several batches). */
+export const backfillSettings = { batchSize: BACKFILL_BATCH };
 
 interface PendingEntry {
   readonly key: Uint8Array;
   readonly value: Uint8Array;
   readonly distinct: boolean;
   readonly handle: Handle;
-  readonly row: ReturnType<typeof decodeRecord>;
+  readonly row: Value[];
 }
 
 /** Writes the entries of `index` for every existing row of `table`. Throws 1062 on duplicates. */
-export async function backfillIndex(store: TxnStore, table: TableInfo, index: IndexInfo, batchSize = BACKFILL_BATCH): Promise<void> {
+export async function backfillIndex(store: TxnStore, table: TableInfo, index: IndexInfo, batchSize = backfillSettings.batchSize): Promise<void> {
   const prefix = recordPrefix(table.id);
   const end = prefixEnd(prefix);
   let start: Uint8Array | undefined = prefix;
@@ -45,12 +56,15 @@ async function backfillBatch(
   limit: number,
 ): Promise<Uint8Array | undefined> {
   const pairs = await txn.scan(range, { limit });
-  const entries: PendingEntry[] = pairs.map(({ key, value }) => {
+  const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
+  const entries: PendingEntry[] = new Array<PendingEntry>(pairs.length);
+  for (let i = 0; i < pairs.length; i++) {
+    const { key, value } = pairs[i] as { key: Uint8Array; value: Uint8Array };
     const { handle } = decodeRecordKey(key);
-    const row = decodeRecord(table, handle, value);
-    return { ...indexEntry(table, index, row, handle), handle, row };
-  });
-  txn.lockKeys(pairs.map((p) => p.key));
+    const row = decode(handle, value);
+    const e = indexEntry(table, index, row, handle);
+    entries[i] = { key: e.key, value: e.value, distinct: e.distinct, handle, row };
+  }
   await checkUnique(txn, table, index, entries);
   for (const e of entries) txn.put(e.key, e.value);
   const last = pairs[pairs.length - 1];

@@ -100,6 +100,41 @@ export function decodeRecord(table: TableInfo, handle: Handle, value: Uint8Array
   return out;
 }
 
+/**
+ * A decoder of only the columns at `offsets` (others read as null): what an index entry needs,
+ * without decoding the rest of the row. Missing columns are restored exactly as decodeRecord
+ * does. Built once per table and column set, then called per record.
+ */
+export function recordColumnsDecoder(table: TableInfo, offsets: readonly number[]): (handle: Handle, value: Uint8Array) => Value[] {
+  const layout = layoutOf(table);
+  const wanted = offsets.filter((o) => o !== layout.intPkOffset);
+  const columns = wanted.map((o) => layout.decodeColumns[o] as { readonly id: number; readonly type: ColumnType });
+  const withPk = layout.intPkOffset >= 0 && offsets.includes(layout.intPkOffset);
+  const width = table.columns.length;
+  return (handle, value) => {
+    const got = decodeRow(value, columns);
+    const out = new Array<Value>(width).fill(null);
+    let missing = false;
+    for (let k = 0; k < wanted.length; k++) {
+      const v = got[k];
+      if (v === undefined) missing = true;
+      else out[wanted[k] as number] = v;
+    }
+    if (withPk) out[layout.intPkOffset] = intHandleValue(table, handle);
+    if (missing) {
+      const decoded = new Array<Value | undefined>(width);
+      wanted.forEach((o, k) => (decoded[o] = got[k]));
+      if (withPk) decoded[layout.intPkOffset] = out[layout.intPkOffset];
+      const full = new Array<Value>(width);
+      fillMissing(table, layout, handle, full, decoded);
+      wanted.forEach((o, k) => {
+        if (got[k] === undefined) out[o] = full[o] as Value;
+      });
+    }
+    return out;
+  };
+}
+
 function intHandleValue(table: TableInfo, handle: Handle): bigint {
   if (handle.kind !== 'int') throw new Error(`table ${table.name} expects an int handle`);
   return handle.value;

@@ -12,6 +12,7 @@ import {
 import { decodeRecordKey, indexPrefix, recordPrefix } from '../../src/codec/index.js';
 import type { Value } from '../../src/types/index.js';
 import { bytesEqual, prefixEnd } from '../../src/util/index.js';
+import { BACKFILL_BATCH, backfillSettings } from '../../src/catalog/backfill.js';
 import { col, expectSqlError, key, spec, storeFactories, t, type TestStore } from './helpers.js';
 
 const factories = await storeFactories();
@@ -24,8 +25,10 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
     s = await factory.make();
     cat = await Catalog.open(s.txns);
     await cat.createDatabase('d', { ifNotExists: false });
+    backfillSettings.batchSize = 1000; // several batches for the multi-batch cases below
   });
   afterEach(async () => {
+    backfillSettings.batchSize = BACKFILL_BATCH;
     await s.close();
   });
 
@@ -173,6 +176,44 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
     const other = await Catalog.open(hooked);
     await other.createIndex('d', 't', idx('iv', ['v']), false);
     expect(updates).toBeGreaterThan(3);
+    await checkIndex(await current(), 'iv');
+  });
+
+  it('re-runs a batch whose rows change between its scan and its commit (no stale entries)', async () => {
+    const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
+    await insert(info, Array.from({ length: 1500 }, (_, i) => [BigInt(i), `v${i % 5}`]));
+    let calls = 0;
+    const base = s.txns;
+    const hooked: typeof base = {
+      kv: base.kv,
+      begin: () => base.begin(),
+      view: (fn) => base.view(fn),
+      update: <T>(fn: Parameters<typeof s.txns.update<T>>[0], retries?: number): Promise<T> =>
+        s.txns.update(async (txn) => {
+          const result = await fn(txn);
+          if (++calls === 2) await writerInsideBatch(); // first backfill batch, before its commit
+          return result;
+        }, retries),
+    };
+    const writerInsideBatch = async (): Promise<void> => {
+      await s.txns.update(async (txn) => {
+        const tbl = (await cat.schemaFor(txn)).table('d', 't');
+        const ix = tbl?.indexes.find((i) => i.name === 'iv');
+        if (tbl === undefined || ix === undefined) throw new Error('index not visible to writers');
+        txn.lockKeys([cat.tableDefKey(tbl)]);
+        const h = { kind: 'int', value: 500n } as const;
+        txn.delete(indexEntry(tbl, ix, [500n, 'v0'], h).key);
+        txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [500n, 'moved']));
+        const e = indexEntry(tbl, ix, [500n, 'moved'], h);
+        txn.put(e.key, e.value);
+        const h7 = { kind: 'int', value: 7n } as const;
+        txn.delete(indexEntry(tbl, ix, [7n, 'v2'], h7).key);
+        txn.delete(recordKeyOf(tbl, h7));
+      });
+    };
+    const other = await Catalog.open(hooked);
+    await other.createIndex('d', 't', idx('iv', ['v']), false);
+    expect(calls).toBeGreaterThan(4); // txn 1, batch 1 (conflicted), batch 1 again, batch 2, public
     await checkIndex(await current(), 'iv');
   });
 

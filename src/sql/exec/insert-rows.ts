@@ -73,9 +73,10 @@ export class RowBuilder {
         row[col.offset] = this.store(col, raw, r + 1, multi, ctx);
       }
       const id = this.autoInc >= 0 ? row[this.autoInc] : undefined;
-      if (id === null || id === 0n) needId.push(r);
+      const generates = id === null || id === 0n;
+      if (generates) needId.push(r);
       else if (typeof id === 'bigint' && id > maxExplicit) maxExplicit = id;
-      this.checkNotNull(row, r, needId, multi, ctx);
+      if (!generates) this.checkNotNull(row, multi, ctx);
       rows.push(row);
     });
     if (maxExplicit > 0n) await ctx.catalog.rebaseAutoId(this.table, maxExplicit);
@@ -112,8 +113,9 @@ export class RowBuilder {
     return coerceToColumn(raw, col, rowNumber, ctx);
   }
 
-  private checkNotNull(row: Value[], r: number, needId: readonly number[], multi: boolean, ctx: ExecContext): void {
-    if (this.autoInc < 0 || row[this.autoInc] !== null || needId.includes(r)) return;
+  /** A row whose AUTO_INCREMENT column does not generate: NULL there is 1048 (or the implicit zero). */
+  private checkNotNull(row: Value[], multi: boolean, ctx: ExecContext): void {
+    if (this.autoInc < 0 || row[this.autoInc] !== null) return;
     const col = this.table.columns[this.autoInc] as ColumnInfo;
     row[this.autoInc] = nullIntoNotNull(col, this.ignore || multi, ctx);
   }

@@ -17,7 +17,7 @@ import { drain, type ExecFactory } from './executor.js';
 import { CountingContext } from './counting-context.js';
 import { RowBuilder, compileValues, targetColumns, type NewRows, type ValueSource } from './insert-rows.js';
 import { compileOnDuplicate, type OnDuplicate } from './on-duplicate.js';
-import { TableWriter } from './table-writer.js';
+import { StatementReads, TableWriter } from './table-writer.js';
 
 type Mode = 'insert' | 'ignore' | 'replace' | 'upsert';
 
@@ -59,26 +59,44 @@ async function writeRows(ctx: CountingContext, writer: TableWriter, rows: NewRow
   const counts: Counts = { affected: 0n, duplicates: 0 };
   const table = writer.table;
   const fastPath = mode === 'insert' || mode === 'ignore';
+  const handles = rows.rows.map((row, r) => rowHandle(table, row, rows.rowIds?.[r]));
+  const reads = fastPath ? await prefetchConflicts(ctx, writer, rows, handles) : undefined;
   for (let r = 0; r < rows.rows.length; r++) {
     const row = rows.rows[r] as Value[];
-    const handle = rowHandle(table, row, rows.rowIds?.[r]);
+    const handle = handles[r] as Handle;
     const checkPk = !(rows.generatedHandle[r] ?? false);
     if (fastPath && !checkPk && !writer.hasUniqueIndexes) {
-      writer.insert(ctx.txn, row, handle);
+      writer.insert(ctx.txn, row, handle, reads);
       counts.affected++;
       continue;
     }
-    await writeOne(ctx, writer, row, handle, checkPk, mode, upsert, counts);
+    await writeOne(ctx, writer, row, handle, checkPk, mode, upsert, counts, reads);
   }
   return counts;
 }
 
+/**
+ * INSERT / INSERT IGNORE of several rows: every key the rows' duplicate checks read, fetched
+ * in ONE batchGet instead of a get per row and key. These modes only ever insert, and every
+ * insert is recorded in the StatementReads, so later rows still see the earlier ones.
+ */
+async function prefetchConflicts(ctx: CountingContext, writer: TableWriter, rows: NewRows, handles: readonly Handle[]): Promise<StatementReads | undefined> {
+  if (rows.rows.length < 2) return undefined;
+  const keys: Uint8Array[] = [];
+  rows.rows.forEach((row, r) => writer.conflictKeys(row, handles[r] as Handle, !(rows.generatedHandle[r] ?? false), keys));
+  if (keys.length === 0) return undefined;
+  const reads = new StatementReads(ctx.txn);
+  await reads.prefetch(keys);
+  return reads;
+}
+
 async function writeOne(
   ctx: CountingContext, writer: TableWriter, row: Value[], handle: Handle, checkPk: boolean, mode: Mode, upsert: OnDuplicate | null, counts: Counts,
+  reads?: StatementReads,
 ): Promise<void> {
-  let conflict = await writer.findConflict(ctx.txn, row, handle, checkPk);
+  let conflict = await writer.findConflict(ctx.txn, row, handle, checkPk, reads);
   if (conflict === null) {
-    writer.insert(ctx.txn, row, handle);
+    writer.insert(ctx.txn, row, handle, reads);
     counts.affected++;
     return;
   }

@@ -21,6 +21,35 @@ export interface Conflict {
   readonly error: SqlError;
 }
 
+/**
+ * One statement's reads of the keys its rows could collide on: fetched up front with ONE
+ * txn.batchGet, then overlaid with the statement's own writes, so each later lookup answers
+ * exactly what txn.get would (valid while this statement's writes all go through `wrote`).
+ */
+export class StatementReads {
+  private readonly known = new Map<string, Uint8Array | undefined>();
+
+  constructor(private readonly txn: Txn) {}
+
+  async prefetch(keys: readonly Uint8Array[]): Promise<void> {
+    const values = await this.txn.batchGet(keys);
+    keys.forEach((k, i) => this.known.set(keyIdOf(k), values[i]));
+  }
+
+  get(key: Uint8Array): Promise<Uint8Array | undefined> {
+    const id = keyIdOf(key);
+    return this.known.has(id) ? Promise.resolve(this.known.get(id)) : this.txn.get(key);
+  }
+
+  wrote(key: Uint8Array, value: Uint8Array): void {
+    this.known.set(keyIdOf(key), value);
+  }
+}
+
+function keyIdOf(key: Uint8Array): string {
+  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+}
+
 export class TableWriter {
   readonly indexes: readonly IndexInfo[];
   private readonly uniques: readonly IndexInfo[];
@@ -42,14 +71,15 @@ export class TableWriter {
   }
 
   /** The first existing row `row` would collide with (PRIMARY if `checkPk`, then unique indexes). */
-  async findConflict(txn: Txn, row: readonly Value[], handle: Handle, checkPk: boolean): Promise<Conflict | null> {
+  async findConflict(txn: Txn, row: readonly Value[], handle: Handle, checkPk: boolean, reads?: StatementReads): Promise<Conflict | null> {
+    const get = (key: Uint8Array): Promise<Uint8Array | undefined> => (reads === undefined ? txn.get(key) : reads.get(key));
     if (checkPk && this.pk !== undefined) {
-      if ((await txn.get(recordKeyOf(this.table, handle))) !== undefined) return { handle, error: this.dupError(this.pk, row) };
+      if ((await get(recordKeyOf(this.table, handle))) !== undefined) return { handle, error: this.dupError(this.pk, row) };
     }
     for (const ix of this.uniques) {
       const e = indexEntry(this.table, ix, row, handle);
       if (!e.distinct) continue;
-      const v = await txn.get(e.key);
+      const v = await get(e.key);
       if (v === undefined) continue;
       const owner = decodeIndexValue(v);
       if (owner !== null && !sameHandle(owner, handle)) return { handle: owner, error: this.dupError(ix, row) };
@@ -57,16 +87,29 @@ export class TableWriter {
     return null;
   }
 
+  /** The keys findConflict(row, handle, checkPk) reads, for StatementReads.prefetch. */
+  conflictKeys(row: readonly Value[], handle: Handle, checkPk: boolean, out: Uint8Array[]): void {
+    if (checkPk && this.pk !== undefined) out.push(recordKeyOf(this.table, handle));
+    for (const ix of this.uniques) {
+      const e = indexEntry(this.table, ix, row, handle);
+      if (e.distinct) out.push(e.key);
+    }
+  }
+
   dupError(ix: IndexInfo, row: readonly Value[]): SqlError {
     const text = indexValues(ix, row).map((v) => (v === null ? 'NULL' : valueToString(v))).join('-');
     return SqlError.of('ER_DUP_ENTRY', text, `${this.table.name}.${ix.primary ? 'PRIMARY' : ix.name}`);
   }
 
-  insert(txn: Txn, row: readonly Value[], handle: Handle): void {
-    txn.put(recordKeyOf(this.table, handle), encodeRecordValue(this.table, row));
+  insert(txn: Txn, row: readonly Value[], handle: Handle, reads?: StatementReads): void {
+    const key = recordKeyOf(this.table, handle);
+    const value = encodeRecordValue(this.table, row);
+    txn.put(key, value);
+    reads?.wrote(key, value);
     for (const ix of this.indexes) {
       const e = indexEntry(this.table, ix, row, handle);
       txn.put(e.key, e.value);
+      reads?.wrote(e.key, e.value);
     }
   }
 

@@ -57,6 +57,23 @@ describe('INSERT', () => {
     expect(db.lastCtx?.warnings[0]?.code).toBe(1062);
   });
 
+  it('multi-row duplicate checks see earlier rows of the statement and of the transaction', async () => {
+    await db.ok('INSERT INTO t (id, a) VALUES (1, 1)');
+    expect(await errorOf(db.ok('INSERT INTO t (id, a) VALUES (5, 5), (6, 6), (5, 7)'))).toEqual({ errno: 1062, message: "Duplicate entry '5' for key 't.PRIMARY'" });
+    expect(await errorOf(db.ok('INSERT INTO t (id, a) VALUES (5, 5), (6, 6), (7, 6)'))).toEqual({ errno: 1062, message: "Duplicate entry '6' for key 't.ua'" });
+    expect(await db.rows('SELECT id FROM t ORDER BY id')).toEqual([[1n]]);
+    let r = await db.ok('INSERT IGNORE INTO t (id, a) VALUES (2, 2), (2, 3), (3, 2), (1, 9), (4, NULL), (5, NULL)');
+    expect([r.affectedRows, r.info]).toEqual([3n, 'Records: 6  Duplicates: 3  Warnings: 3']);
+    expect(await db.rows('SELECT id, a FROM t ORDER BY id')).toEqual([[1n, 1n], [2n, 2n], [4n, null], [5n, null]]);
+    await db.begin();
+    await db.ok('INSERT INTO t (id, a) VALUES (10, 10)');
+    r = await db.ok('INSERT IGNORE INTO t (a) VALUES (10), (11), (11)');
+    expect([r.affectedRows, r.info]).toEqual([1n, 'Records: 3  Duplicates: 2  Warnings: 2']);
+    await db.commit();
+    expect(await db.rows('SELECT a FROM t WHERE id > 5 ORDER BY id')).toEqual([[10n], [11n]]);
+    await checkIndexes();
+  });
+
   it('REPLACE and ON DUPLICATE KEY UPDATE', async () => {
     await db.ok('INSERT INTO t (id, a, b) VALUES (1, 1, 1), (2, 2, 2)');
     let r = await db.ok('REPLACE INTO t (id, a, b) VALUES (1, 1, 5)');
