@@ -5,6 +5,7 @@
 # the ShaleDB / MariaDB ratio. Starts and stops everything it uses.
 #
 #   sysbench/compare.sh [threads=8] [seconds=30] [tables=4] [table_size=100000]
+#   SHALE_WORKERS=2 sysbench/compare.sh ...   # ShaleDB with `--workers 2`
 #
 # Needs: sysbench, mariadb-server (mariadbd, mariadb-install-db), mariadb-client; a built dist/.
 set -euo pipefail
@@ -25,7 +26,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-node bin/shale.js serve --port "$SHALE_PORT" --data-dir "$WORK/shale" --log-level warn 2>"$WORK/shale.log" &
+SHALE_WORKERS=${SHALE_WORKERS:-1}
+node bin/shale.js serve --port "$SHALE_PORT" --data-dir "$WORK/shale" --workers "$SHALE_WORKERS" --log-level warn 2>"$WORK/shale.log" &
 SHALE_PID=$!
 sysbench/mariadb.sh start "$WORK/mariadb" "$MARIA_PORT" >/dev/null
 for _ in $(seq 1 100); do mariadb -h127.0.0.1 -P"$SHALE_PORT" -uroot -e 'select 1' >/dev/null 2>&1 && break; sleep 0.1; done
@@ -56,7 +58,7 @@ for server in shale mariadb; do
 done
 
 echo
-echo "sysbench 1.0.20, ${TABLES}x${SIZE} rows, ${THREADS} threads, ${SECONDS_PER_RUN} s per workload, $(nproc) cores"
+echo "sysbench 1.0.20, ${TABLES}x${SIZE} rows, ${THREADS} threads, ${SECONDS_PER_RUN} s per workload, $(nproc) cores, ShaleDB --workers ${SHALE_WORKERS}"
 echo
 echo "| workload | ShaleDB TPS | MariaDB TPS | ratio | ShaleDB p99 ms | MariaDB p99 ms | ShaleDB ignored err/s | MariaDB ignored err/s |"
 echo "|---|---|---|---|---|---|---|---|"

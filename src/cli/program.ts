@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
 import { serveUntilSignal } from './serve.js';
+import { serveWorkers } from './workers.js';
 
 /** The package version, read once from package.json next to dist/ or src/. */
 export function packageVersion(): string {
@@ -11,6 +12,12 @@ export function packageVersion(): string {
     return parsed.version;
   }
   return '0.0.0';
+}
+
+function parseWorkers(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('must be a whole number 1-64');
+  return n;
 }
 
 function parsePort(value: string): number {
@@ -25,6 +32,7 @@ interface ServeFlags {
   dataDir: string;
   store?: string;
   logLevel: LogLevel;
+  workers: number;
 }
 
 /** Builds the `shale` command line. */
@@ -40,6 +48,7 @@ export function buildProgram(): Command {
     .option('--port <n>', 'TCP port to listen on (0 picks a free one)', parsePort, 4000)
     .option('--data-dir <dir>', 'data directory of the embedded LMDB store', './shale-data')
     .option('--store <url>', 'KV store URL, e.g. lmdb://./shale-data (overrides --data-dir)')
+    .option('--workers <n>', 'SQL processes sharing the port and the store (use the CPU cores)', parseWorkers, 1)
     .addOption(new Option('--log-level <level>', 'log level').choices(LOG_LEVELS).default('info'))
     .addHelpText(
       'after',
@@ -49,13 +58,15 @@ export function buildProgram(): Command {
     .action(async (flags: ServeFlags) => {
       const logger = createLogger(flags.logLevel);
       const rootPassword = process.env['SHALE_ROOT_PASSWORD'];
-      await serveUntilSignal({
+      const opts = {
         host: flags.host,
         port: flags.port,
         store: flags.store ?? `lmdb://${flags.dataDir}`,
         logger,
         ...(rootPassword !== undefined ? { rootPassword } : {}),
-      });
+      };
+      if (flags.workers > 1) await serveWorkers(opts, flags.workers);
+      else await serveUntilSignal(opts);
     });
   return program;
 }

@@ -11,6 +11,8 @@ export interface ServeOptions {
   readonly store: string;
   readonly rootPassword?: string;
   readonly logger: Logger;
+  /** First MySQL connection id of this process (worker processes use disjoint ranges). */
+  readonly firstConnectionId?: number;
 }
 
 export interface RunningNode {
@@ -28,7 +30,13 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
   });
   let server: RunningServer;
   try {
-    server = await startServer({ host: opts.host, port: opts.port, engine, logger: opts.logger });
+    server = await startServer({
+      host: opts.host,
+      port: opts.port,
+      engine,
+      logger: opts.logger,
+      ...(opts.firstConnectionId !== undefined ? { firstConnectionId: opts.firstConnectionId } : {}),
+    });
   } catch (err) {
     await engine.close();
     await kv.close();
@@ -48,7 +56,10 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
   return { port: server.port, stop };
 }
 
-/** Runs a node until SIGTERM/SIGINT, then shuts down gracefully. */
+/**
+ * Runs a node until SIGTERM/SIGINT, then shuts down gracefully. Further signals during the
+ * shutdown are absorbed (a supervisor and a terminal may both signal a worker).
+ */
 export async function serveUntilSignal(opts: ServeOptions): Promise<void> {
   const node = await startNode(opts);
   await new Promise<void>((resolve) => {
@@ -59,7 +70,7 @@ export async function serveUntilSignal(opts: ServeOptions): Promise<void> {
         resolve();
       });
     };
-    process.once('SIGTERM', onSignal);
-    process.once('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
   });
 }

@@ -1,6 +1,7 @@
 /**
- * The TCP listener: one Connection per socket, connection ids from 1, close() stops accepting,
- * ends every connection and resolves once the listener and all connections are closed.
+ * The TCP listener: one Connection per socket, connection ids from `firstConnectionId` (default 1);
+ * close() stops accepting, ends every connection and resolves once the listener and all
+ * connections are closed.
  * Spec: /work/shared/reference/mysql-protocol.md §1.2 (errors before the greeting).
  */
 import { createServer, type Server, type Socket } from 'node:net';
@@ -19,6 +20,8 @@ export interface ServerOptions {
   engine: Engine;
   logger: Logger;
   maxAllowedPacket?: number;
+  /** First connection id handed out (default 1); worker processes use disjoint ranges. */
+  firstConnectionId?: number;
 }
 
 export interface RunningServer {
@@ -33,7 +36,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     maxAllowedPacket: opts.maxAllowedPacket ?? DEFAULT_MAX_ALLOWED_PACKET,
   };
   const live = new Map<Connection, Promise<void>>();
-  let nextId = 1;
+  let nextId = opts.firstConnectionId ?? 1;
   let closing = false;
 
   const server = createServer({ noDelay: true }, (socket) => {

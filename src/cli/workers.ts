@@ -1,0 +1,57 @@
+/**
+ * `shale serve --workers N`: N SQL processes sharing one listening port (node:cluster hands each
+ * new connection to a worker) and one embedded store (LMDB is safe for several processes; each
+ * process reads the schema version at every transaction start and reserves its own AUTO_INCREMENT
+ * blocks). The primary process only supervises: it restarts a worker that dies and forwards
+ * SIGTERM/SIGINT so every worker shuts down gracefully.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import { serveUntilSignal, type ServeOptions } from './serve.js';
+
+/** Connection ids of worker i start at i * WORKER_ID_STRIDE + 1 (ids stay below 2^32). */
+const WORKER_ID_STRIDE = 100_000_000;
+
+/** Runs `opts` in `workers` processes until a signal; in a worker process, serves directly. */
+export async function serveWorkers(opts: ServeOptions, workers: number): Promise<void> {
+  if (cluster.isWorker) {
+    const index = Number(process.env['SHALE_WORKER_INDEX'] ?? '0');
+    await serveUntilSignal({ ...opts, firstConnectionId: index * WORKER_ID_STRIDE + 1 });
+    // The IPC channel to the primary would keep this process alive; everything is closed now.
+    process.exit(0);
+  }
+  await supervise(opts.logger, workers);
+}
+
+async function supervise(logger: Logger, count: number): Promise<void> {
+  let stopping = false;
+  const live = new Set<Worker>();
+  const fork = (index: number): void => {
+    const worker = cluster.fork({ SHALE_WORKER_INDEX: String(index) });
+    live.add(worker);
+    worker.on('exit', (code, signal) => {
+      live.delete(worker);
+      if (stopping) return;
+      logger.error({ event: 'worker-exit', index, code, signal }, 'worker died; starting a new one');
+      setTimeout(() => fork(index), 500);
+    });
+  };
+  for (let i = 0; i < count; i++) fork(i);
+  logger.info({ event: 'workers-started', workers: count }, 'SQL worker processes started');
+  await new Promise<void>((resolve) => {
+    const stop = (signal: NodeJS.Signals): void => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ event: 'signal', signal }, 'stopping workers');
+      for (const w of live) w.process.kill('SIGTERM');
+      const check = setInterval(() => {
+        if (live.size === 0) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 50);
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+  });
+}
