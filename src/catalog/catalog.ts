@@ -6,7 +6,7 @@
  * Every DDL runs in TxnStore.update() transaction(s) that rewrite the changed definitions and
  * bump the schema version together. All DDL transactions write the version key, so concurrent
  * DDLs (in this or other processes) conflict and retry instead of interleaving; DDLs of this
- * process are additionally queued one at a time. Writers lockKeys(tableDefKey(t)): any DDL on
+ * process are additionally queued one at a time. Writers lockKeys(tableDefKey(t)), so every DDL on
  * t after their snapshot makes their commit fail with 1213.
  */
 import type { Txn, TxnStore } from '../txn/types.js';

@@ -1,7 +1,7 @@
 /**
  * A row handle: what follows `t{tableId}_r` in a record key.
  * - `int`: an integer primary key or the hidden row id (8 bytes in the record key).
- * - `common`: any other (clustered) primary key, as `encodeKeyValues(pk values, pk types)`.
+ * - `common`: every other (clustered) primary key, as `encodeKeyValues(pk values, pk types)`.
  */
 export type Handle =
   | { readonly kind: 'int'; readonly value: bigint }
