@@ -61,20 +61,13 @@ function writeDateTime(w: ByteWriter, d: DateTime | null, dateOnly: boolean): vo
 
 function writeTime(w: ByteWriter, t: Duration | null): void {
   if (t === null || t.micros === 0n) return w.u8(0);
-  const neg = t.micros < 0n;
-  let m = neg ? -t.micros : t.micros;
-  const micro = Number(m % 1_000_000n);
-  m /= 1_000_000n;
-  const sec = Number(m % 60n);
-  m /= 60n;
-  const min = Number(m % 60n);
-  const hours = m / 60n;
+  const { negative, hours, minutes, seconds, micro } = t.parts();
   w.u8(micro ? 12 : 8);
-  w.u8(neg ? 1 : 0);
+  w.u8(negative ? 1 : 0);
   w.u32(Number(hours / 24n));
   w.u8(Number(hours % 24n));
-  w.u8(min);
-  w.u8(sec);
+  w.u8(minutes);
+  w.u8(seconds);
   if (micro) w.u32(micro);
 }
 

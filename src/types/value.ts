@@ -85,17 +85,22 @@ export class Duration {
     readonly fsp = 0,
   ) {}
 
-  toString(): string {
-    const neg = this.micros < 0n;
-    let m = neg ? -this.micros : this.micros;
+  /** The magnitude split into whole hours (may exceed 24), minutes, seconds and microseconds. */
+  parts(): { negative: boolean; hours: bigint; minutes: number; seconds: number; micro: number } {
+    const negative = this.micros < 0n;
+    let m = negative ? -this.micros : this.micros;
     const micro = Number(m % 1_000_000n);
     m /= 1_000_000n;
-    const sec = Number(m % 60n);
+    const seconds = Number(m % 60n);
     m /= 60n;
-    const min = Number(m % 60n);
-    const hour = m / 60n;
-    const base = `${neg ? '-' : ''}${pad(Number(hour), 2)}:${pad(min, 2)}:${pad(sec, 2)}`;
-    return this.fsp === 0 ? base : `${base}.${pad(micro, 6).slice(0, this.fsp)}`;
+    return { negative, hours: m / 60n, minutes: Number(m % 60n), seconds, micro };
+  }
+
+  /** `[-]HH:MM:SS[.ffffff]` with exactly `fsp` fraction digits. */
+  toString(): string {
+    const p = this.parts();
+    const base = `${p.negative ? '-' : ''}${pad(Number(p.hours), 2)}:${pad(p.minutes, 2)}:${pad(p.seconds, 2)}`;
+    return this.fsp === 0 ? base : `${base}.${pad(p.micro, 6).slice(0, this.fsp)}`;
   }
 }
 

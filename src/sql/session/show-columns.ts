@@ -3,7 +3,7 @@ import type { ColumnInfo, Schema, TableInfo } from '../../catalog/index.js';
 import { formatColumnType, isStringType, type Value } from '../../types/index.js';
 import { columnDefaultText, columnExtra, columnKey, orderedIndexes } from './column-text.js';
 import { intColumn, textColumn } from './result-columns.js';
-import { noSuchTable } from './session-errors.js';
+import { noSuchTable } from '../plan/index.js';
 import type { ResultColumn } from './types.js';
 
 type Row = Value[];

@@ -13,7 +13,7 @@ import {
   showProcessList, type ProcessInfo, type ShowRows,
 } from './show-server.js';
 import { textColumn } from './result-columns.js';
-import { noSuchTable } from './session-errors.js';
+import { noSuchTable } from '../plan/index.js';
 import { SqlError } from '../../errors/index.js';
 import type { RowsResult } from './types.js';
 
