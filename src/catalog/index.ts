@@ -8,3 +8,4 @@ export { rowHandle, recordKeyOf, encodeRecordValue, decodeRecord } from './recor
 export { indexEntry, indexColumnTypes, indexValues } from './index-entry.js';
 export { columnDefaultValue, columnOriginValue } from './column-default.js';
 export { sameHandle } from './backfill.js';
+export { SCHEMA_VERSION_KEY } from './meta-keys.js';

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createLogger, LOG_LEVELS, type LogLevel } from './logger.js';
+import { registerCheckCommands } from './check/index.js';
+import { registerClusterCommands } from './cluster/index.js';
 import { serveUntilSignal } from './serve.js';
 import { serveWorkers } from './workers.js';
 
@@ -68,5 +70,7 @@ export function buildProgram(): Command {
       if (flags.workers > 1) await serveWorkers(opts, flags.workers);
       else await serveUntilSignal(opts);
     });
+  registerClusterCommands(program);
+  registerCheckCommands(program);
   return program;
 }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { SCHEMA_VERSION_KEY } from '../catalog/index.js';
 import { openStore } from '../kv/index.js';
 import { createTxnStore } from '../txn/index.js';
 import { createEngine } from '../sql/session/index.js';
@@ -7,7 +8,7 @@ import { startServer, type RunningServer } from '../server/index.js';
 export interface ServeOptions {
   readonly host: string;
   readonly port: number;
-  /** KV store URL: `lmdb://<dir>` or a plain directory. */
+  /** KV store URL: `lmdb://<dir>`, a plain directory, or `etcd://host:port,...[/prefix]`. */
   readonly store: string;
   readonly rootPassword?: string;
   readonly logger: Logger;
@@ -23,7 +24,7 @@ export interface RunningNode {
 
 /** Opens the store, the SQL engine and the MySQL listener: one ShaleDB SQL node. */
 export async function startNode(opts: ServeOptions): Promise<RunningNode> {
-  const kv = await openStore(opts.store);
+  const kv = await openStore(opts.store, { hotKey: SCHEMA_VERSION_KEY });
   const engine = await createEngine(createTxnStore(kv), {
     logger: opts.logger,
     ...(opts.rootPassword !== undefined ? { rootPassword: opts.rootPassword } : {}),

@@ -116,6 +116,7 @@ export const ERRORS = {
   ER_WRONG_USAGE: spec(1221, 'HY000', 'Incorrect usage of %s and %s'),
   ER_AUTOINC_READ_FAILED: spec(1467, 'HY000', 'Failed to read auto-increment value from storage engine'),
   ER_INTERNAL_ERROR: spec(1815, 'HY000', 'Internal error: %s'),
+  ER_ERROR_DURING_COMMIT: spec(1180, 'HY000', "Got error %s - '%s' during COMMIT"),
   ER_SNAPSHOT_TOO_OLD: spec(1105, 'HY000', 'Snapshot too old: %s'),
   ER_TXN_TOO_LARGE: spec(1105, 'HY000', 'Transaction is too large: %s'),
   ER_SCHEMA_CHANGED: spec(1213, '40001', 'Deadlock found when trying to get lock; try restarting transaction (schema of table %s changed during the transaction)'),

@@ -1,2 +1,2 @@
 export * from './kv.js';
-export { openStore } from './open.js';
+export { openStore, type OpenStoreOptions } from './open.js';

@@ -2,15 +2,26 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Store } from './kv.js';
 import { EmbeddedStore } from './embedded/index.js';
+import { EtcdStore } from './etcd/index.js';
 
-const SUPPORTED = "'lmdb://<path>' or a bare directory path";
+const SUPPORTED = "'lmdb://<path>', a bare directory path, or 'etcd://host:port[,host:port...][/prefix]'";
+
+export interface OpenStoreOptions {
+  /**
+   * A key the caller reads at the start of nearly every transaction (the catalog's schema
+   * version). Backends with remote reads fetch it together with the start timestamp.
+   */
+  readonly hotKey?: Uint8Array;
+}
 
 /**
  * Opens the store named by `url`: `lmdb://<path>` or a bare directory path (created with
- * mkdir -p) selects the embedded LMDB store. Any other `scheme://` is rejected with an Error
- * naming the supported forms.
+ * mkdir -p) selects the embedded LMDB store; `etcd://host:port,...[/prefix]` an etcd v3
+ * cluster (the optional prefix is a key namespace). Any other `scheme://` is rejected with an
+ * Error naming the supported forms.
  */
-export function openStore(url: string): Promise<Store> {
+export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Store> {
+  if (/^etcd:\/\//i.test(url.trim())) return EtcdStore.open(url.trim(), opts.hotKey !== undefined ? { hotKey: opts.hotKey } : {});
   try {
     const path = embeddedPath(url);
     mkdirSync(path, { recursive: true });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { startNode, type RunningNode } from '../../src/cli/index.js';
+import { sharedEtcdUrl } from './etcd.js';
 
 export const REPO_ROOT = resolve(__dirname, '../..');
 
@@ -28,9 +29,8 @@ export function backends(): string[] {
 
 /** Starts an in-process node on a fresh data directory. */
 export async function startTestNode(backend = 'embedded', dataDir = tempDir('node')): Promise<TestNode> {
-  if (backend !== 'embedded') throw new Error(`unknown KV backend for tests: ${backend}`);
   const logger = pino({ level: process.env['SHALE_TEST_LOG'] ?? 'silent' });
-  const node: RunningNode = await startNode({ host: '127.0.0.1', port: 0, store: `lmdb://${dataDir}`, logger });
+  const node: RunningNode = await startNode({ host: '127.0.0.1', port: 0, store: storeUrl(backend, dataDir), logger });
   return {
     port: node.port,
     dataDir,
@@ -38,6 +38,13 @@ export async function startTestNode(backend = 'embedded', dataDir = tempDir('nod
       await node.stop();
     },
   };
+}
+
+/** The store URL of a fresh database on `backend` (embedded: in `dataDir`; etcd: a new prefix). */
+export function storeUrl(backend: string, dataDir: string): string {
+  if (backend === 'embedded') return `lmdb://${dataDir}`;
+  if (backend === 'etcd') return sharedEtcdUrl();
+  throw new Error(`unknown KV backend for tests: ${backend}`);
 }
 
 export function removeDir(dir: string): void {

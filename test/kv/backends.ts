@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../../src/kv/index.js';
 import { openStore } from '../../src/kv/index.js';
+import { sharedEtcdUrl } from '../helpers/etcd.js';
 
 /** A fresh, empty keyspace of one backend; open() may be called again after close() (reopen). */
 export interface BackendSpace {
@@ -13,6 +14,7 @@ export interface BackendSpace {
 /** Backend name -> factory of fresh spaces. Adding a backend (e.g. etcd) is one line here. */
 export const BACKENDS: Readonly<Record<string, () => Promise<BackendSpace>>> = {
   embedded: embeddedSpace,
+  etcd: etcdSpace,
 };
 
 /** Backends under test: KV_BACKENDS=embedded,etcd (default 'embedded'). */
@@ -32,5 +34,18 @@ async function embeddedSpace(): Promise<BackendSpace> {
   return {
     open: () => openStore(`lmdb://${dir}`),
     cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+  };
+}
+
+async function etcdSpace(): Promise<BackendSpace> {
+  const url = sharedEtcdUrl();
+  return {
+    open: () => openStore(url),
+    cleanup: async () => {
+      // The namespace is unique to this space; wipe it so the shared etcd stays small.
+      const store = await openStore(url);
+      await store.deleteRange({ start: new Uint8Array([0]), end: new Uint8Array([0xff, 0xff, 0xff, 0xff]) });
+      await store.close();
+    },
   };
 }

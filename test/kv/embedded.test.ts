@@ -30,7 +30,7 @@ describe('openStore', () => {
       expect(existsSync(nested)).toBe(true);
       const s2 = await openStore(join(base, 'bare'));
       await s2.close();
-      await expect(openStore('etcd://127.0.0.1:2379')).rejects.toThrow(/unsupported.*etcd.*lmdb:\/\//);
+      await expect(openStore('tikv://127.0.0.1:2379')).rejects.toThrow(/unsupported.*tikv.*lmdb:\/\//);
     } finally {
       rmSync(base, { recursive: true, force: true });
     }

@@ -1,0 +1,215 @@
+/**
+ * The etcd v3 backend of the kv contract (DESIGN.md §4).
+ *
+ * - Start timestamp: the cluster revision S from a linearizable Range (batched, start-ts.ts).
+ * - Reads: serializable Ranges at revision S (etcd-snapshot.ts).
+ * - Commit: one Txn. For every written key and every check key it compares
+ *   `mod_revision < S + 1`; if all hold it puts the write set (deletes as tombstones, see
+ *   keyspace.ts), else nothing is applied and the caller gets 1213. The commit timestamp is the
+ *   Txn's revision. Because deletes are puts, a key deleted after S fails the compare too,
+ *   which a real etcd delete would not (notes: "deletes pass a mod_revision compare").
+ * - Failures: reads retry on other members; a commit is resent only when it never left this
+ *   process; otherwise its outcome is unknown and the client gets 1180.
+ * - GC: gc.ts (compaction below the cluster-wide safe point, tombstone removal).
+ */
+import { ERRORS, SqlError } from '../../errors/index.js';
+import { toHex } from '../../util/index.js';
+import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
+import { EtcdConnection } from './connection.js';
+import { EtcdGc, type GcOptions } from './gc.js';
+import { encodeLive, Keyspace, tombstone } from './keyspace.js';
+import { EtcdSnapshot } from './etcd-snapshot.js';
+import {
+  describe,
+  isNoSpace,
+  isRequestTooLarge,
+  isServiceError,
+  isTooManyOps,
+} from './rpc-errors.js';
+import { CompareResult, CompareTarget, type Compare, type RequestOp } from './rpc-types.js';
+import { StartTsBatcher } from './start-ts.js';
+import { parseEtcdUrl } from './url.js';
+
+export interface EtcdStoreOptions {
+  /** A key read with every start timestamp and served from memory to that snapshot. */
+  readonly hotKey?: Uint8Array;
+  readonly gc?: GcOptions;
+}
+
+export class EtcdStore implements Store {
+  private readonly keys: Keyspace;
+  private readonly conn: EtcdConnection;
+  private readonly batcher: StartTsBatcher;
+  private readonly gc: EtcdGc;
+  private readonly hotHex: string | undefined;
+  /** Open snapshots by start revision (count), and lower bounds of pending start requests. */
+  private readonly open = new Map<bigint, number>();
+  private readonly pending = new Map<number, bigint>();
+  private pendingSeq = 0;
+  private lastSeen = 0n;
+  private closed = false;
+
+  private constructor(
+    readonly url: string,
+    endpoints: readonly string[],
+    prefix: string,
+    opts: EtcdStoreOptions,
+  ) {
+    this.keys = new Keyspace(prefix);
+    this.conn = new EtcdConnection(endpoints);
+    const hot = opts.hotKey ?? new Uint8Array([0]);
+    this.hotHex = opts.hotKey === undefined ? undefined : toHex(opts.hotKey);
+    this.batcher = new StartTsBatcher(this.conn, this.keys.dataKey(hot));
+    this.gc = new EtcdGc(this.conn, this.keys, {
+      head: async () => (await this.batcher.next()).revision,
+      oldestNeeded: (head) => this.oldestNeeded(head),
+    }, opts.gc);
+  }
+
+  /** Connects (preferring the leader) and registers this node for GC. */
+  static async open(url: string, opts: EtcdStoreOptions = {}): Promise<EtcdStore> {
+    const { endpoints, prefix } = parseEtcdUrl(url);
+    const store = new EtcdStore(url, endpoints, prefix, opts);
+    try {
+      await store.preferLeader();
+      await store.gc.start();
+    } catch (err) {
+      store.conn.close();
+      throw new Error(`cannot reach the etcd cluster at ${endpoints.join(',')}: ${describe(err)}`);
+    }
+    return store;
+  }
+
+  async snapshot(): Promise<Snapshot> {
+    this.assertOpen();
+    const ticket = this.pendingSeq++;
+    this.pending.set(ticket, this.lastSeen);
+    try {
+      const point = await this.batcher.next();
+      const S = point.revision;
+      if (S > this.lastSeen) this.lastSeen = S;
+      this.open.set(S, (this.open.get(S) ?? 0) + 1);
+      const primed = new Map<string, Uint8Array | undefined>();
+      if (this.hotHex !== undefined) primed.set(this.hotHex, point.hotValue);
+      return new EtcdSnapshot(this.conn, this.keys, S, primed, (snap) => this.released(snap.startTs));
+    } catch (err) {
+      throw SqlError.of('ER_UNKNOWN_ERROR', `etcd: cannot start a transaction: ${describe(err)}`);
+    } finally {
+      this.pending.delete(ticket);
+    }
+  }
+
+  async commit(req: CommitRequest): Promise<bigint> {
+    this.assertOpen();
+    if (req.mutations.length === 0 && req.checkKeys.length === 0) return req.startTs;
+    const bound = (req.startTs + 1n).toString();
+    const compare: Compare[] = [];
+    const success: RequestOp[] = [];
+    const tombstones: Uint8Array[] = [];
+    const seen = new Set<string>();
+    const guard = (key: Uint8Array): void => {
+      const hex = toHex(key);
+      if (seen.has(hex)) return;
+      seen.add(hex);
+      compare.push({ result: CompareResult.LESS, target: CompareTarget.MOD, key, mod_revision: bound });
+    };
+    for (const m of req.mutations) {
+      const key = this.keys.dataKey(m.key);
+      guard(key);
+      if (m.op === 'put') success.push({ request_put: { key, value: encodeLive(m.value) } });
+      else {
+        success.push({ request_put: { key, value: tombstone() } });
+        tombstones.push(key);
+      }
+    }
+    for (const k of req.checkKeys) guard(this.keys.dataKey(k));
+    const res = await this.sendCommit(compare, success);
+    const revision = BigInt(res.header.revision);
+    if (revision > this.lastSeen) this.lastSeen = revision;
+    if (!res.succeeded) {
+      throw new SqlError(
+        'ER_LOCK_DEADLOCK',
+        `${ERRORS.ER_LOCK_DEADLOCK.template} (write conflict: a key of the transaction was committed after its snapshot at etcd revision ${req.startTs})`,
+      );
+    }
+    if (tombstones.length > 0) this.gc.noteTombstones(tombstones, revision);
+    return revision;
+  }
+
+  async deleteRange(range: KeyRange): Promise<void> {
+    this.assertOpen();
+    await this.conn.call(
+      'DeleteRange',
+      { key: this.keys.dataKey(range.start), range_end: this.keys.dataKey(range.end) },
+      { retry: 'idempotent', timeoutMs: 60_000 },
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.gc.stop();
+    this.conn.close();
+  }
+
+  /** Runs one GC round now (tests and operators; normally periodic). */
+  collectGarbage(): Promise<void> {
+    return this.gc.tick();
+  }
+
+  private async sendCommit(compare: Compare[], success: RequestOp[]) {
+    try {
+      return await this.conn.call('Txn', { compare, success }, { retry: 'once', timeoutMs: 30_000 });
+    } catch (err) {
+      throw commitError(err, Math.max(compare.length, success.length));
+    }
+  }
+
+  private oldestNeeded(head: bigint): bigint {
+    let min = head;
+    for (const s of this.open.keys()) if (s < min) min = s;
+    for (const s of this.pending.values()) if (s < min) min = s;
+    return min;
+  }
+
+  private released(startTs: bigint): void {
+    const n = (this.open.get(startTs) ?? 1) - 1;
+    if (n <= 0) this.open.delete(startTs);
+    else this.open.set(startTs, n);
+  }
+
+  private async preferLeader(): Promise<void> {
+    const statuses = await Promise.all(
+      this.conn.endpoints.map((_, i) => this.conn.callMember(i, 'Status', {}).catch(() => undefined)),
+    );
+    if (statuses.every((s) => s === undefined)) throw new Error('no etcd member answered');
+    const leader = statuses.findIndex((s) => s !== undefined && s.leader !== '0' && s.leader === s.header.member_id);
+    const first = statuses.findIndex((s) => s !== undefined);
+    this.conn.prefer(leader >= 0 ? leader : first);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('etcd store is closed');
+  }
+}
+
+/** Maps a failed commit Txn to the error the client sees. */
+function commitError(err: unknown, ops: number): SqlError {
+  if (isTooManyOps(err)) {
+    return SqlError.of(
+      'ER_TXN_TOO_LARGE',
+      `${ops} etcd operations exceed the cluster's --max-txn-ops limit; start etcd with a larger --max-txn-ops (shale cluster up uses 10000) or write fewer rows per transaction`,
+    );
+  }
+  if (isRequestTooLarge(err)) {
+    return SqlError.of(
+      'ER_TXN_TOO_LARGE',
+      "the write set exceeds the etcd cluster's --max-request-bytes limit; start etcd with a larger --max-request-bytes (shale cluster up uses 33554432) or write less per transaction",
+    );
+  }
+  if (isNoSpace(err)) {
+    return SqlError.of('ER_UNKNOWN_ERROR', 'etcd: database space exceeded (--quota-backend-bytes); compact, defragment and disarm the NOSPACE alarm');
+  }
+  const code = isServiceError(err) ? err.code : -1;
+  return SqlError.of('ER_ERROR_DURING_COMMIT', code, `etcd: ${describe(err)}; the transaction may or may not have been applied`);
+}

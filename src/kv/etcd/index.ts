@@ -1,0 +1,2 @@
+export { EtcdStore, type EtcdStoreOptions } from './etcd-store.js';
+export { parseEtcdUrl, type EtcdUrl } from './url.js';
