@@ -3,13 +3,13 @@
  * run (each test space uses its own key prefix) and publishes its endpoints to the test
  * processes in SHALE_TEST_ETCD; stops it at the end.
  */
+import { selectedBackends } from './helpers/backends.js';
 import { startEtcd, type EtcdCluster } from './helpers/etcd.js';
 
 let cluster: EtcdCluster | undefined;
 
 export async function setup(): Promise<void> {
-  const backends = (process.env['KV_BACKENDS'] ?? 'embedded').split(',').map((s) => s.trim());
-  if (!backends.includes('etcd') || process.env['SHALE_TEST_ETCD'] !== undefined) return;
+  if (!selectedBackends().includes('etcd') || process.env['SHALE_TEST_ETCD'] !== undefined) return;
   cluster = await startEtcd(1);
   process.env['SHALE_TEST_ETCD'] = cluster.endpoints.join(',');
 }

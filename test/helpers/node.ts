@@ -22,10 +22,8 @@ export interface TestNode {
   stop(): Promise<void>;
 }
 
-/** KV backends the shared suites run against (KV_BACKENDS=embedded,etcd ...). */
-export function backends(): string[] {
-  return (process.env['KV_BACKENDS'] ?? 'embedded').split(',').map((s) => s.trim()).filter(Boolean);
-}
+/** KV backends the shared suites run against (KV_BACKENDS, default embedded,etcd). */
+export { selectedBackends as backends } from './backends.js';
 
 /** Starts an in-process node on a fresh data directory. */
 export async function startTestNode(backend = 'embedded', dataDir = tempDir('node')): Promise<TestNode> {

@@ -17,13 +17,7 @@ export const BACKENDS: Readonly<Record<string, () => Promise<BackendSpace>>> = {
   etcd: etcdSpace,
 };
 
-/** Backends under test: KV_BACKENDS=embedded,etcd (default 'embedded'). */
-export function selectedBackends(): string[] {
-  return (process.env['KV_BACKENDS'] ?? 'embedded')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-}
+export { selectedBackends } from '../helpers/backends.js';
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));

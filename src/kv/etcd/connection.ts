@@ -42,6 +42,10 @@ export class EtcdConnection {
     return this.clients[this.current] as Client;
   }
 
+  currentEndpoint(): string {
+    return this.endpoints[this.current] as string;
+  }
+
   /** Makes the member serving `memberIndex` the preferred one. */
   prefer(memberIndex: number): void {
     if (memberIndex >= 0 && memberIndex < this.clients.length) this.current = memberIndex;

@@ -152,6 +152,11 @@ export class EtcdStore implements Store {
     this.conn.close();
   }
 
+  /** The member requests go to now (logs, tests). */
+  currentEndpoint(): string {
+    return this.conn.currentEndpoint();
+  }
+
   /** Runs one GC round now (tests and operators; normally periodic). */
   collectGarbage(): Promise<void> {
     return this.gc.tick();
