@@ -30,6 +30,10 @@ describe('openStore', () => {
       expect(existsSync(nested)).toBe(true);
       const s2 = await openStore(join(base, 'bare'));
       await s2.close();
+      const dotted = join(base, 'shale.data'); // a directory, even with an "extension"
+      const s3 = await openStore(dotted);
+      await s3.close();
+      expect(existsSync(join(dotted, 'data.mdb'))).toBe(true);
       await expect(openStore('tikv://127.0.0.1:2379')).rejects.toThrow(/unsupported.*tikv.*lmdb:\/\//);
     } finally {
       rmSync(base, { recursive: true, force: true });

@@ -66,6 +66,8 @@ export class EmbeddedStore implements Store {
     this.maxPinned = Math.max(1, opts.maxPinnedReadTxns ?? Math.floor(maxReaders / 4));
     this.root = open<Buffer, string>({
       path,
+      // lmdb-js would otherwise treat a path with an extension ("shale.data") as the file itself.
+      noSubdir: false,
       maxDbs: 8,
       maxReaders,
       mapSize: opts.mapSize ?? 1024 * 1024 * 1024,
