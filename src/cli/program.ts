@@ -49,13 +49,18 @@ export function buildProgram(): Command {
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--port <n>', 'TCP port to listen on (0 picks a free one)', parsePort, 4000)
     .option('--data-dir <dir>', 'data directory of the embedded LMDB store', './shale-data')
-    .option('--store <url>', 'KV store URL, e.g. lmdb://./shale-data (overrides --data-dir)')
+    .option(
+      '--store <url>',
+      'KV store URL (overrides --data-dir): lmdb://<dir> for the embedded store, or etcd://host:port[,host:port...][/prefix] for an etcd v3 cluster shared by many SQL nodes',
+    )
     .option('--workers <n>', 'SQL processes sharing the port and the store (use the CPU cores)', parseWorkers, 1)
     .addOption(new Option('--log-level <level>', 'log level').choices(LOG_LEVELS).default('info'))
     .addHelpText(
       'after',
       '\nEnvironment:\n  SHALE_ROOT_PASSWORD  password of the root account (default: empty)\n\n' +
-        'Example:\n  shale serve --port 4000 --data-dir ./shale-data\n  mysql -h127.0.0.1 -P4000 -uroot',
+        'Examples:\n  shale serve --port 4000 --data-dir ./shale-data\n' +
+        '  shale serve --port 4001 --store etcd://127.0.0.1:2379,127.0.0.1:2479,127.0.0.1:2579\n' +
+        '  mysql -h127.0.0.1 -P4000 -uroot',
     )
     .action(async (flags: ServeFlags) => {
       const logger = createLogger(flags.logLevel);

@@ -24,7 +24,11 @@ export interface RunningNode {
 
 /** Opens the store, the SQL engine and the MySQL listener: one ShaleDB SQL node. */
 export async function startNode(opts: ServeOptions): Promise<RunningNode> {
-  const kv = await openStore(opts.store, { hotKey: SCHEMA_VERSION_KEY });
+  const kv = await openStore(opts.store, {
+    hotKey: SCHEMA_VERSION_KEY,
+    onBackgroundError: (what, err) =>
+      opts.logger.warn({ event: 'kv_background_error', what, err: err instanceof Error ? err.message : String(err) }, 'KV background work failed'),
+  });
   const engine = await createEngine(createTxnStore(kv), {
     logger: opts.logger,
     ...(opts.rootPassword !== undefined ? { rootPassword: opts.rootPassword } : {}),

@@ -12,6 +12,8 @@ export interface OpenStoreOptions {
    * version). Backends with remote reads fetch it together with the start timestamp.
    */
   readonly hotKey?: Uint8Array;
+  /** Told about failures of background work (etcd GC rounds); the store keeps going. */
+  readonly onBackgroundError?: (what: string, err: unknown) => void;
 }
 
 /**
@@ -21,7 +23,12 @@ export interface OpenStoreOptions {
  * Error naming the supported forms.
  */
 export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Store> {
-  if (/^etcd:\/\//i.test(url.trim())) return EtcdStore.open(url.trim(), opts.hotKey !== undefined ? { hotKey: opts.hotKey } : {});
+  if (/^etcd:\/\//i.test(url.trim())) {
+    return EtcdStore.open(url.trim(), {
+      ...(opts.hotKey !== undefined ? { hotKey: opts.hotKey } : {}),
+      ...(opts.onBackgroundError !== undefined ? { gc: { onError: opts.onBackgroundError } } : {}),
+    });
+  }
   try {
     const path = embeddedPath(url);
     mkdirSync(path, { recursive: true });
