@@ -3,7 +3,7 @@
  * the run, up/down, the recorded state, and connecting through HAProxy.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { findExecutable } from '../../src/cli/cluster/processes.js';
@@ -89,4 +89,25 @@ export async function connectWithRetry(port: number, database: string): Promise<
     }
   }
   throw last;
+}
+
+export interface TestCluster {
+  readonly dir: string;
+  readonly ports: Ports;
+  readonly up: Run;
+  readonly state: ClusterState;
+}
+
+/** `cluster up` in `dir` on free ports; throws with the CLI's output when it fails. */
+export async function clusterUp(dir: string): Promise<TestCluster> {
+  const ports = await pickPorts();
+  const up = await shale(upArgs(dir, ports));
+  if (up.code !== 0) throw new Error(`cluster up failed (${up.code}):\n${up.stdout}\n${up.stderr}`);
+  return { dir, ports, up, state: readState(dir) };
+}
+
+/** `cluster down` if a cluster is recorded in `dir`, then removes dir's parent (the test's temp dir). */
+export async function clusterCleanup(dir: string): Promise<void> {
+  if (existsSync(join(dir, 'cluster.json'))) await shale(['down', '--dir', dir]);
+  rmSync(join(dir, '..'), { recursive: true, force: true });
 }

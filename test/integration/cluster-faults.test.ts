@@ -5,22 +5,19 @@
  * SIGKILLed, and still passes (money conserved, no acknowledged transfer lost, none doubled),
  * and the service keeps answering.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClusterState } from '../../src/cli/cluster/state-file.js';
 import {
+  clusterCleanup,
+  clusterUp,
   connect,
   connectWithRetry,
   MISSING_CLUSTER_BINARIES as missing,
-  pickPorts,
-  readState,
-  shale,
   shaleCli,
-  upArgs,
   type Ports,
 } from '../helpers/cluster.js';
-import { removeDir, tempDir } from '../helpers/node.js';
+import { tempDir } from '../helpers/node.js';
 import { sysbench, transactionsOf, WORKLOADS } from '../helpers/sysbench.js';
 
 if (missing.length > 0) console.warn(`cluster fault tests skipped: ${missing.join(' and ')} not installed (scripts/system-deps.sh)`);
@@ -50,16 +47,10 @@ describe.skipIf(missing.length > 0)('cluster through HAProxy under load and faul
   let state: ClusterState;
 
   beforeAll(async () => {
-    ports = await pickPorts();
-    const up = await shale(upArgs(dir, ports));
-    if (up.code !== 0) throw new Error(`cluster up failed (${up.code}):\n${up.stdout}\n${up.stderr}`);
-    state = readState(dir);
+    ({ ports, state } = await clusterUp(dir));
   }, 90_000);
 
-  afterAll(async () => {
-    if (existsSync(join(dir, 'cluster.json'))) await shale(['down', '--dir', dir]);
-    removeDir(join(dir, '..'));
-  }, 60_000);
+  afterAll(() => clusterCleanup(dir), 60_000);
 
   it('runs the eight sysbench OLTP workloads at 8 threads through HAProxy', async () => {
     const target = { port: ports.haproxy, tables: 2, tableSize: 1000 };

@@ -15,11 +15,12 @@ import type { ClusterState } from '../../src/cli/cluster/state-file.js';
 import { portIsFree } from '../../src/cli/cluster/wait.js';
 import {
   allPids,
+  clusterCleanup,
+  clusterUp,
   connect,
   connectWithRetry,
   MISSING_CLUSTER_BINARIES as missing,
   pickPorts,
-  readState,
   shale,
   upArgs,
   type Ports,
@@ -36,16 +37,10 @@ describe.skipIf(missing.length > 0)('shale cluster up/down', () => {
   let state: ClusterState;
 
   beforeAll(async () => {
-    ports = await pickPorts();
-    up = await shale(upArgs(dir, ports));
-    if (up.code !== 0) throw new Error(`cluster up failed (${up.code}):\n${up.stdout}\n${up.stderr}`);
-    state = readState(dir);
+    ({ ports, up, state } = await clusterUp(dir));
   }, 90_000);
 
-  afterAll(async () => {
-    if (existsSync(join(dir, 'cluster.json'))) await shale(['down', '--dir', dir]);
-    removeDir(join(dir, '..'));
-  }, 60_000);
+  afterAll(() => clusterCleanup(dir), 60_000);
 
   it('starts every process, records it and prints how to connect and stop', async () => {
     expect(up.stdout).toContain(`mysql -h127.0.0.1 -P${ports.haproxy} -uroot`);
