@@ -5,6 +5,11 @@
  * Identifiers are kept as written (case preserved, quotes removed).
  */
 import type { ColumnType, Value } from '../../types/index.js';
+import type { AccountStatement } from './ast-account.js';
+import type { AdminStatement } from './ast-admin.js';
+
+export type { AccountStatement } from './ast-account.js';
+export type { AdminStatement, AdminCheckTable } from './ast-admin.js';
 
 // ---------------------------------------------------------------------------------------------
 // Expressions
@@ -321,6 +326,8 @@ export type Statement =
   | { readonly kind: 'explain'; readonly stmt: Statement; readonly analyze: boolean }
   /** Statements accepted and ignored with OK: LOCK/UNLOCK TABLES, ANALYZE TABLE, FLUSH, DO. */
   | { readonly kind: 'noop'; readonly what: string }
-  | { readonly kind: 'kill'; readonly connectionId: Expr; readonly queryOnly: boolean };
+  | { readonly kind: 'kill'; readonly connectionId: Expr; readonly queryOnly: boolean }
+  | { readonly kind: 'account'; readonly stmt: AccountStatement }
+  | { readonly kind: 'admin'; readonly stmt: AdminStatement };
 
 export type StatementKind = Statement['kind'];

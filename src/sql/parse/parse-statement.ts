@@ -8,6 +8,8 @@ import { parseSimple } from './fast-simple.js';
 import { tokenize, type Token } from './lexer.js';
 import { parseWithLib } from './lib-statement.js';
 import { notSupported, parseError } from './parse-error.js';
+import { parseAccount, isAccountStatement } from './parse-account.js';
+import { parseAdmin } from './parse-admin.js';
 import { parseExplain, parseKill, parseNoop } from './parse-misc.js';
 import { parseSet } from './parse-set.js';
 import { parseShow } from './parse-show.js';
@@ -88,7 +90,10 @@ function parseOther(sql: string, tokens: readonly Token[]): Statement {
   c.pos = 0;
   const noop = parseNoop(c);
   if (noop !== undefined) return noop;
+  if (isAccountStatement(c)) return parseAccount(c);
   switch (tokens[0]?.upper) {
+    case 'ADMIN':
+      return parseAdmin(c);
     case 'CREATE':
       return parseCreate(c);
     case 'DROP':
@@ -107,8 +112,6 @@ function parseOther(sql: string, tokens: readonly Token[]): Statement {
       return parseKill(c);
     case 'ALTER':
     case 'RENAME':
-    case 'GRANT':
-    case 'REVOKE':
     case 'PREPARE':
     case 'EXECUTE':
     case 'DEALLOCATE':

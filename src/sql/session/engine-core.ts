@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Catalog, Schema } from '../../catalog/index.js';
 import type { TxnStore } from '../../txn/index.js';
 import type { StatementCache } from '../parse/index.js';
+import type { EngineObserver } from './observer.js';
 import type { RetryGate } from './retry-gate.js';
 import type { ProcessInfo } from './show-server.js';
 import type { GlobalVariables } from './variable-store.js';
@@ -23,6 +24,7 @@ export interface EngineCore {
   readonly logger: Logger;
   readonly counters: EngineCounters;
   readonly retryGate: RetryGate;
+  readonly observer: EngineObserver;
   /** Remembers the newest schema a session used (for Open_tables). */
   noteSchema(schema: Schema): void;
   processList(): ProcessInfo[];

@@ -9,6 +9,7 @@ import { SqlError } from '../../errors/index.js';
 import type { TxnStore } from '../../txn/index.js';
 import { StatementCache } from '../parse/index.js';
 import type { EngineCore, EngineCounters } from './engine-core.js';
+import { NO_OBSERVER, type EngineObserver } from './observer.js';
 import { RetryGate } from './retry-gate.js';
 import { SessionImpl } from './session.js';
 import { INFORMATION_SCHEMA } from './show-schema.js';
@@ -25,6 +26,8 @@ export interface EngineOptions {
   logger: Logger;
   /** Reported by @@port (the server's listening port); default 3306. */
   port?: number;
+  /** Told about statements, transactions and connections (metrics); default: ignores all. */
+  observer?: EngineObserver;
 }
 
 export type ClosableEngine = Engine & { close(): Promise<void> };
@@ -43,6 +46,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
   readonly logger: Logger;
   readonly counters: EngineCounters = { questions: 0, slowQueries: 0, connections: 0, statementRetries: 0 };
   readonly retryGate = new RetryGate();
+  readonly observer: EngineObserver;
   private readonly users: UserRegistry;
   private readonly sessions = new Map<number, SessionImpl>();
   private readonly startedAt = Date.now();
@@ -54,6 +58,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
     opts: EngineOptions,
   ) {
     this.logger = opts.logger.child({ module: 'sql' });
+    this.observer = opts.observer ?? NO_OBSERVER;
     this.users = new UserRegistry(opts.rootPassword ?? '');
     const defs = buildVariableDefs({ serverVersion: this.serverVersion, hostname: hostname(), port: opts.port ?? 3306 });
     this.globals = new GlobalVariables(defs);

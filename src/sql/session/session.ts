@@ -4,10 +4,12 @@
  * rest (USE, transaction control, SET, SHOW, DDL, KILL) are handled here.
  */
 import type { Schema } from '../../catalog/index.js';
-import { SqlError } from '../../errors/index.js';
+import { isSqlError, SqlError } from '../../errors/index.js';
 import type { Value } from '../../types/index.js';
 import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
+import { runAccount } from './account-statements.js';
+import { runAdmin } from './admin-statements.js';
 import { collationForId } from './charset.js';
 import { CompiledCache } from './compiled-cache.js';
 import { isDdl, okResult, runDdl } from './ddl.js';
@@ -15,6 +17,7 @@ import { Diagnostics } from './diagnostics.js';
 import type { EngineCore } from './engine-core.js';
 import { StatementEvalContext, StatementExecContext, type ContextHost } from './exec-context.js';
 import { PreparedStatementImpl, type PreparedHost } from './prepared.js';
+import { authorize } from './privileges.js';
 import { evalConstant, runSet, type SetHost } from './set-statement.js';
 import { fieldListColumns, requireTable } from './show-columns.js';
 import { INFORMATION_SCHEMA } from './show-schema.js';
@@ -168,16 +171,20 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     if (!keepDiagnostics) this.diagnostics.clear();
     const before = this.diagnostics.warningCount();
     const started = performance.now();
+    let errno: number | undefined;
     try {
+      await authorize({ user: this.user, host: this.host, currentDatabase: this.db }, stmt);
       const result = await this.dispatch(stmt, params, planner);
       this.lastRowCount = result.kind === 'ok' ? result.affectedRows : -1n;
       const warnings = this.diagnostics.warningCount() - before;
       return result.warnings === warnings ? result : { ...result, warnings };
     } catch (err) {
+      errno = isSqlError(err) ? err.errno : 1105;
       recordFailure(this.event(stmt, digest), err);
       throw err;
     } finally {
       const ms = performance.now() - started;
+      this.engine.observer.statement({ kind: stmt.kind, ms, ...(errno !== undefined ? { errno } : {}) });
       const limit = this.variables.peek('long_query_time');
       if (typeof limit === 'number' && ms >= limit * 1000) noteSlow(this.event(stmt, digest), ms);
     }
@@ -222,6 +229,10 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
         return okResult();
       case 'kill':
         return this.kill(stmt.connectionId, stmt.queryOnly, params);
+      case 'account':
+        return runAccount(stmt.stmt);
+      case 'admin':
+        return runAdmin(stmt.stmt);
       default:
         throw SqlError.of('ER_NOT_SUPPORTED_YET', stmt.kind);
     }
