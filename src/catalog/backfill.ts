@@ -36,25 +36,66 @@ interface PendingEntry {
   readonly row: Value[];
 }
 
+/** Where a backfill stands; `rowsTotal` was counted at the start (rows inserted since are not in it). */
+export interface BackfillStatus {
+  readonly table: string;
+  readonly index: string;
+  readonly rowsDone: number;
+  readonly rowsTotal: number;
+}
+
+/** Told before the first batch and after each one; throwing (e.g. KILL QUERY) abandons the index. */
+export type BackfillProgress = (status: BackfillStatus) => void;
+
 /** Writes the entries of `index` for every existing row of `table`. Throws 1062 on duplicates. */
-export async function backfillIndex(store: TxnStore, table: TableInfo, index: IndexInfo, batchSize = backfillSettings.batchSize): Promise<void> {
+export async function backfillIndex(
+  store: TxnStore,
+  table: TableInfo,
+  index: IndexInfo,
+  batchSize = backfillSettings.batchSize,
+  progress?: BackfillProgress,
+): Promise<void> {
   const prefix = recordPrefix(table.id);
   const end = prefixEnd(prefix);
+  const rowsTotal = progress === undefined ? 0 : await countRows(store, { start: prefix, end });
+  let rowsDone = 0;
+  const report = (): void => progress?.({ table: table.name, index: index.name, rowsDone, rowsTotal: Math.max(rowsTotal, rowsDone) });
+  report();
   let start: Uint8Array | undefined = prefix;
   while (start !== undefined) {
     const from: Uint8Array = start;
-    start = await store.update((txn) => backfillBatch(txn, table, index, { start: from, end }, batchSize));
+    const batch = await store.update((txn) => backfillBatch(txn, table, index, { start: from, end }, batchSize));
+    start = batch.next;
+    rowsDone += batch.rows;
+    report();
   }
 }
 
-/** One batch; returns where the next batch starts, or undefined when the table is done. */
+/** Rows in the record range (one read-only pass; only run when progress is reported). */
+async function countRows(store: TxnStore, range: { start: Uint8Array; end: Uint8Array }): Promise<number> {
+  return store.view(async (txn) => {
+    let n = 0;
+    let start = range.start;
+    for (;;) {
+      const pairs = await txn.scan({ start, end: range.end }, { limit: COUNT_PAGE });
+      n += pairs.length;
+      const last = pairs[pairs.length - 1];
+      if (pairs.length < COUNT_PAGE || last === undefined) return n;
+      start = keyNext(last.key);
+    }
+  });
+}
+
+const COUNT_PAGE = 8192;
+
+/** One batch: the rows it indexed and where the next batch starts (undefined when the table is done). */
 async function backfillBatch(
   txn: Txn,
   table: TableInfo,
   index: IndexInfo,
   range: { start: Uint8Array; end: Uint8Array },
   limit: number,
-): Promise<Uint8Array | undefined> {
+): Promise<{ rows: number; next: Uint8Array | undefined }> {
   const pairs = await txn.scan(range, { limit });
   const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
   const entries: PendingEntry[] = new Array<PendingEntry>(pairs.length);
@@ -68,7 +109,7 @@ async function backfillBatch(
   await checkUnique(txn, table, index, entries);
   for (const e of entries) txn.put(e.key, e.value);
   const last = pairs[pairs.length - 1];
-  return pairs.length < limit || last === undefined ? undefined : keyNext(last.key);
+  return { rows: pairs.length, next: pairs.length < limit || last === undefined ? undefined : keyNext(last.key) };
 }
 
 async function checkUnique(txn: Txn, table: TableInfo, index: IndexInfo, entries: readonly PendingEntry[]): Promise<void> {

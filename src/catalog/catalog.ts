@@ -11,6 +11,7 @@
  */
 import type { Txn, TxnStore } from '../txn/types.js';
 import { AutoIdAllocator, DEFAULT_AUTO_ID_STEP } from './auto-id.js';
+import type { BackfillProgress } from './backfill.js';
 import * as databases from './ddl-database.js';
 import * as indexes from './ddl-index.js';
 import * as tables from './ddl-table.js';
@@ -86,9 +87,9 @@ export class Catalog {
     });
   }
 
-  /** Adds the index and backfills it from the existing rows (1062 on duplicates for UNIQUE). */
-  createIndex(db: string, table: string, spec: IndexSpec & { name: string }, ifNotExists: boolean): Promise<void> {
-    return this.ddl(() => indexes.createIndex(this.store, db, table, spec, ifNotExists));
+  /** Adds the index and backfills it from the existing rows (1062 on duplicates for UNIQUE); `progress` may abort it by throwing. */
+  createIndex(db: string, table: string, spec: IndexSpec & { name: string }, ifNotExists: boolean, progress?: BackfillProgress): Promise<void> {
+    return this.ddl(() => indexes.createIndex(this.store, db, table, spec, ifNotExists, progress));
   }
 
   dropIndex(db: string, table: string, name: string, ifExists: boolean): Promise<void> {

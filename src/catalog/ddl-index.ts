@@ -3,11 +3,14 @@
  * ADD: txn 1 adds the index as 'writeOnly' (+ schema version), the backfill fills it batch by
  * batch, txn 2 makes it 'public' (+ schema version). On failure (e.g. 1062) the half-built
  * index is removed from the definition and its entries range-deleted.
+ * A process killed mid-backfill leaves the index 'writeOnly' (invisible to readers, still
+ * maintained by writers); CREATE INDEX with the same name and definition resumes it (the
+ * backfill is idempotent), DROP INDEX removes it.
  * DROP: the definition changes first, then the entries are range-deleted.
  */
 import { SqlError } from '../errors/index.js';
 import type { TxnStore } from '../txn/types.js';
-import { backfillIndex } from './backfill.js';
+import { backfillIndex, type BackfillProgress } from './backfill.js';
 import { noSuchTable } from './catalog-errors.js';
 import { deleteIndexData } from './data-range.js';
 import { deepFreeze } from './info-json.js';
@@ -25,12 +28,16 @@ export async function createIndex(
   table: string,
   spec: NamedIndexSpec,
   ifNotExists: boolean,
+  progress?: BackfillProgress,
 ): Promise<void> {
   const added = await store.update(async (txn) => {
     const info = await readTable(txn, db, table);
     if (info === undefined) throw noSuchTable(db, table);
     if (spec.primary) throw addPrimaryError(info);
-    if (findIndex(info, spec.name) !== undefined) {
+    const existing = findIndex(info, spec.name);
+    if (existing !== undefined) {
+      // Left 'writeOnly' by a CREATE INDEX whose process died mid-backfill: finish it now.
+      if (existing.state === 'writeOnly' && sameDefinition(info, existing, spec)) return { table: info, index: existing };
       if (ifNotExists) return undefined;
       throw SqlError.of('ER_DUP_KEYNAME', spec.name);
     }
@@ -41,12 +48,19 @@ export async function createIndex(
   });
   if (added === undefined) return;
   try {
-    await backfillIndex(store, added.table, added.index);
+    await backfillIndex(store, added.table, added.index, undefined, progress);
     await setIndexState(store, db, table, added.index.id, 'public');
   } catch (err) {
     await abandonIndex(store, db, table, added.index.id);
     throw err;
   }
+}
+
+/** True if `spec` asks for exactly the index `existing` (columns, prefix lengths, uniqueness). */
+function sameDefinition(info: TableInfo, existing: IndexInfo, spec: NamedIndexSpec): boolean {
+  const columns = resolveIndexColumns(info.columns, spec);
+  return existing.unique === spec.unique && existing.columns.length === columns.length
+    && columns.every((c, i) => c.offset === existing.columns[i]?.offset && c.length === existing.columns[i]?.length);
 }
 
 function addPrimaryError(info: TableInfo): SqlError {

@@ -7,5 +7,6 @@ export { Catalog, type CatalogOptions } from './catalog.js';
 export { rowHandle, recordKeyOf, encodeRecordValue, decodeRecord } from './record.js';
 export { indexEntry, indexColumnTypes, indexValues } from './index-entry.js';
 export { columnDefaultValue, columnOriginValue } from './column-default.js';
-export { sameHandle } from './backfill.js';
+export { sameHandle, type BackfillProgress, type BackfillStatus } from './backfill.js';
 export { SCHEMA_VERSION_KEY } from './meta-keys.js';
+export { AccountCatalog, type AccountEdit, type AccountSnapshot, type DbGrant, type StoredAccount, type TableGrant } from './accounts.js';

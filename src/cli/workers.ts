@@ -3,11 +3,13 @@
  * new connection to a worker) and one embedded store (LMDB is safe for several processes; each
  * process reads the schema version at every transaction start and reserves its own AUTO_INCREMENT
  * blocks). The primary process only supervises: it restarts a worker that dies and forwards
- * SIGTERM/SIGINT so every worker shuts down gracefully.
+ * SIGTERM/SIGINT so every worker shuts down gracefully. The status HTTP server (/health,
+ * /metrics) runs in the primary, answered by the workers over IPC (worker-status.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from 'pino';
+import { startStatus } from './node-ops.js';
 import { serveUntilSignal, type ServeOptions } from './serve.js';
+import { WorkerStatus } from './worker-status.js';
 
 /** Connection ids of worker i start at i * WORKER_ID_STRIDE + 1 (ids stay below 2^32). */
 const WORKER_ID_STRIDE = 100_000_000;
@@ -16,14 +18,18 @@ const WORKER_ID_STRIDE = 100_000_000;
 export async function serveWorkers(opts: ServeOptions, workers: number): Promise<void> {
   if (cluster.isWorker) {
     const index = Number(process.env['SHALE_WORKER_INDEX'] ?? '0');
-    await serveUntilSignal({ ...opts, firstConnectionId: index * WORKER_ID_STRIDE + 1 });
+    const reportToPrimary = opts.status !== undefined;
+    await serveUntilSignal({ ...opts, firstConnectionId: index * WORKER_ID_STRIDE + 1, status: undefined, reportToPrimary });
     // The IPC channel to the primary would keep this process alive; everything is closed now.
     process.exit(0);
   }
-  await supervise(opts.logger, workers);
+  await supervise(opts, workers);
 }
 
-async function supervise(logger: Logger, count: number): Promise<void> {
+async function supervise(opts: ServeOptions, count: number): Promise<void> {
+  const logger = opts.logger;
+  const status = opts.status === undefined ? undefined : { listen: opts.status, workers: new WorkerStatus(count) };
+  const statusServer = status === undefined ? undefined : await startStatus(status.listen, status.workers, logger);
   let stopping = false;
   const live = new Set<Worker>();
   const fork = (index: number): void => {
@@ -42,6 +48,7 @@ async function supervise(logger: Logger, count: number): Promise<void> {
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
+      status?.workers.markStopping();
       logger.info({ event: 'signal', signal }, 'stopping workers');
       for (const w of live) w.process.kill('SIGTERM');
       const check = setInterval(() => {
@@ -54,4 +61,5 @@ async function supervise(logger: Logger, count: number): Promise<void> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  await statusServer?.close();
 }

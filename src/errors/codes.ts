@@ -81,6 +81,10 @@ export const ERRORS = {
   ER_OPERAND_COLUMNS: spec(1241, '21000', 'Operand should contain %s column(s)'),
   ER_SUBQUERY_NO_1_ROW: spec(1242, '21000', 'Subquery returns more than 1 row'),
   ER_UNKNOWN_STMT_HANDLER: spec(1243, 'HY000', 'Unknown prepared statement handler (%s) given to %s'),
+  ER_PS_MANY_PARAM: spec(1390, 'HY000', 'Prepared statement contains too many placeholders'),
+  ER_MAX_PREPARED_STMT_COUNT_REACHED: spec(1461, '42000', "Can't create more than max_prepared_stmt_count statements (current value: %s)"),
+  /** MySQL's own wording (Item_param::set_longdata), reported at the next execute as 1105. */
+  ER_LONG_DATA_TOO_LONG: spec(1105, 'HY000', "Parameter of prepared statement which is set through mysql_send_long_data() is longer than 'max_allowed_packet' bytes"),
   ER_NOT_SUPPORTED_YET: spec(1235, '42000', "This version of MySQL doesn't yet support '%s'"),
   ER_SPATIAL_CANT_HAVE_NULL: spec(1252, '42000', 'All parts of a SPATIAL index must be NOT NULL'),
   ER_WARN_DATA_OUT_OF_RANGE: spec(1264, '22003', "Out of range value for column '%s' at row %s"),
@@ -122,6 +126,27 @@ export const ERRORS = {
   ER_SCHEMA_CHANGED: spec(1213, '40001', 'Deadlock found when trying to get lock; try restarting transaction (schema of table %s changed during the transaction)'),
   ER_STORAGE_FULL: spec(1114, 'HY000', "The table '%s' is full"),
   ER_DISK_FULL: spec(1021, 'HY000', 'Disk full (%s); waiting for someone to free some space...'),
+  // ADMIN CHECK TABLE (src/sql/exec/check-table.ts); TiDB's ErrDataInconsistent wording.
+  ER_DATA_INCONSISTENT: spec(8134, 'HY000', 'data inconsistency in table: %s, %s'),
+  // Accounts and privileges (src/sql/session/privileges.ts, account-statements.ts).
+  ER_PASSWORD_NO_MATCH: spec(1133, '42000', "Can't find any matching row in the user table"),
+  ER_NONEXISTING_GRANT: spec(1141, '42000', "There is no such grant defined for user '%s' on host '%s'"),
+  ER_TABLEACCESS_DENIED_ERROR: spec(1142, '42000', "%s command denied to user '%s'@'%s' for table '%s'"),
+  ER_ILLEGAL_GRANT_FOR_TABLE: spec(1144, '42000', 'Illegal GRANT/REVOKE command; please consult the manual to see which privileges can be used'),
+  ER_NONEXISTING_TABLE_GRANT: spec(1147, '42000', "There is no such grant defined for user '%s' on host '%s' on table '%s'"),
+  ER_SPECIFIC_ACCESS_DENIED_ERROR: spec(1227, '42000', 'Access denied; you need (at least one of) the %s privilege(s) for this operation'),
+  ER_CANNOT_USER: spec(1396, 'HY000', 'Operation %s failed for %s'),
+  ER_CANT_CREATE_USER_WITH_GRANT: spec(1410, '42000', 'You are not allowed to create a user with GRANT'),
+  ER_REVOKE_GRANTS: spec(1269, 'HY000', "Can't revoke all privileges for one or more of the requested users"),
+  ER_ILLEGAL_PRIVILEGE_LEVEL: spec(3619, 'HY000', 'Illegal privilege level specified for %s'),
+  ER_USER_DOES_NOT_EXIST: spec(3162, 'HY000', 'Authorization ID %s does not exist.'),
+  ER_USER_ALREADY_EXISTS: spec(3163, 'HY000', 'Authorization ID %s already exists.'),
+  ER_DYNAMIC_PRIV_NOT_REGISTERED: spec(3929, 'HY000', "Dynamic privilege '%s' is not registered with the server."),
+  ER_SECURE_TRANSPORT_REQUIRED: spec(3159, 'HY000', 'Connections using insecure transport are prohibited while --require_secure_transport=ON.'),
+  ER_NO_SECURE_TRANSPORTS_CONFIGURED: spec(3797, 'HY000', 'No secure transports (SSL or Shared Memory) are configured, unable to set --require_secure_transport=ON.'),
+  ER_NO_SUCH_THREAD: spec(1094, 'HY000', 'Unknown thread id: %s'),
+  ER_KILL_DENIED_ERROR: spec(1095, 'HY000', 'You are not owner of thread %s'),
+  ER_CLIENT_INTERACTION_TIMEOUT: spec(4031, 'HY000', 'The client was disconnected by the server because of inactivity. See wait_timeout and interactive_timeout for configuring this behavior.'),
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorName = keyof typeof ERRORS;

@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Store } from './kv.js';
-import { EmbeddedStore } from './embedded/index.js';
+import { EmbeddedStore, openError, type EmbeddedStoreOptions } from './embedded/index.js';
 import { EtcdStore } from './etcd/index.js';
 
-const SUPPORTED = "'lmdb://<path>', a bare directory path, or 'etcd://host:port[,host:port...][/prefix]'";
+const SUPPORTED = "'lmdb://<path>[?map-size=<n>[KiB|MiB|GiB]]', a bare directory path, or 'etcd://host:port[,host:port...][/prefix]'";
 
 export interface OpenStoreOptions {
   /**
@@ -12,7 +12,7 @@ export interface OpenStoreOptions {
    * version). Backends with remote reads fetch it together with the start timestamp.
    */
   readonly hotKey?: Uint8Array;
-  /** Told about failures of background work (etcd GC rounds); the store keeps going. */
+  /** Told about failures of background work (GC rounds, failing embedded-store writes); the store keeps going. */
   readonly onBackgroundError?: (what: string, err: unknown) => void;
 }
 
@@ -20,7 +20,9 @@ export interface OpenStoreOptions {
  * Opens the store named by `url`: `lmdb://<path>` or a bare directory path (created with
  * mkdir -p) selects the embedded LMDB store; `etcd://host:port,...[/prefix]` an etcd v3
  * cluster (the optional prefix is a key namespace). Any other `scheme://` is rejected with an
- * Error naming the supported forms.
+ * Error naming the supported forms. `lmdb://` URLs take options as a query:
+ * `lmdb:///var/lib/shale?map-size=8MiB` sets LMDB's initial map size (lmdb-js enlarges the map
+ * as the data grows; the disk is the real limit).
  */
 export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Store> {
   if (/^etcd:\/\//i.test(url.trim())) {
@@ -30,23 +32,49 @@ export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Sto
     });
   }
   try {
-    const path = embeddedPath(url);
-    mkdirSync(path, { recursive: true });
-    return Promise.resolve(EmbeddedStore.open(path));
+    const { path, options } = embeddedPath(url);
+    try {
+      mkdirSync(path, { recursive: true });
+    } catch (err) {
+      throw openError(path, err);
+    }
+    const onBackgroundError = opts.onBackgroundError;
+    return Promise.resolve(EmbeddedStore.open(path, { ...options, ...(onBackgroundError !== undefined ? { onBackgroundError } : {}) }));
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
 }
 
-function embeddedPath(url: string): string {
+function embeddedPath(url: string): { path: string; options: EmbeddedStoreOptions } {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/(.*)$/.exec(url);
   if (m === null) {
     if (url.trim() === '') throw new Error(`empty store URL; supported: ${SUPPORTED}`);
-    return resolve(url);
+    return { path: resolve(url), options: {} };
   }
   const scheme = (m[1] as string).toLowerCase();
-  const rest = m[2] as string;
+  const [rest = '', query] = (m[2] as string).split(/\?(.*)/s, 2);
   if (scheme !== 'lmdb') throw new Error(`unsupported store URL scheme '${scheme}://' in '${url}'; supported: ${SUPPORTED}`);
   if (rest === '') throw new Error(`store URL '${url}' has no path; supported: ${SUPPORTED}`);
-  return resolve(rest);
+  return { path: resolve(rest), options: query === undefined ? {} : embeddedOptions(url, query) };
+}
+
+/** `map-size=8MiB[&...]` -> EmbeddedStoreOptions. */
+function embeddedOptions(url: string, query: string): EmbeddedStoreOptions {
+  let options: EmbeddedStoreOptions = {};
+  for (const [name, value] of new URLSearchParams(query)) {
+    if (name !== 'map-size') throw new Error(`unknown option '${name}' in store URL '${url}'; lmdb:// URLs take map-size`);
+    options = { ...options, mapSize: byteSize(value, url) };
+  }
+  return options;
+}
+
+const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };
+
+/** `8MiB`, `512k`, `1073741824` -> bytes (binary multiples). */
+export function byteSize(text: string, url = text): number {
+  const m = /^\s*(\d+)\s*([a-zA-Z]*)\s*$/.exec(text);
+  const unit = UNITS[(m?.[2] ?? '').toLowerCase()];
+  const bytes = m === null || unit === undefined ? NaN : Number(m[1]) * unit;
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new Error(`bad map-size '${text}' in store URL '${url}': use e.g. 64MiB or 1GiB`);
+  return bytes;
 }

@@ -5,6 +5,7 @@
  * Spec: /work/shared/reference/mysql-protocol.md §1.1 (sequence ids).
  */
 import type { Socket } from 'node:net';
+import type { SecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import type { Engine, Session } from '../sql/session/types.js';
 import { Status } from './constants.js';
@@ -18,10 +19,14 @@ export interface ConnectionDeps {
   readonly engine: Engine;
   readonly logger: Logger;
   readonly maxAllowedPacket: number;
+  /** Set when TLS is configured: the greeting then advertises CLIENT_SSL (see tls.ts). */
+  readonly tls?: SecureContext;
 }
 
 /** Pause reading from the socket while this many packets wait to be handled. */
 const MAX_QUEUED = 64;
+/** The longest delay setTimeout accepts (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A peer that does not close after our FIN is cut off after this long. */
 const END_GRACE_MS = 2000;
 
@@ -41,15 +46,19 @@ export class Connection implements ResponseSink {
   readonly columnsCache: ColumnsCache = new WeakMap();
   /** Incremented by every flush: a handler can tell whether part of its response is gone. */
   flushCount = 0;
+  /** Set by a self-KILL: the command loop ends after sending the current reply. */
+  closeAfterReply = false;
 
   private readonly decoder: PacketDecoder;
   private readonly queue: Array<Packet | PacketTooLarge> = [];
   private wake: (() => void) | null = null;
   private ended = false;
   private paused = false;
+  private draining = false;
 
   constructor(
-    readonly socket: Socket,
+    /** Replaced by its TLS wrapper after an SSLRequest (startTls). */
+    public socket: Socket,
     readonly id: number,
     readonly deps: ConnectionDeps,
   ) {
@@ -63,10 +72,40 @@ export class Connection implements ResponseSink {
       deps.maxAllowedPacket,
     );
     socket.setNoDelay(true);
-    socket.on('data', (chunk: Buffer) => this.decoder.push(chunk));
+    this.listen(socket);
+  }
+
+  private readonly onData = (chunk: Buffer): void => this.decoder.push(chunk);
+
+  private listen(socket: Socket): void {
+    socket.on('data', this.onData);
     socket.on('error', (err) => this.log.debug({ err: err.message }, 'socket error'));
     socket.on('close', () => this.onEnd());
     socket.on('end', () => this.onEnd());
+  }
+
+  /** TLS (tls.ts): decode no further than the next packet, which may be an SSLRequest. */
+  holdAfterNextPacket(): void {
+    this.decoder.holdAfterNext();
+  }
+
+  /** TLS: the held packet was not an SSLRequest; decode what arrived behind it. */
+  resumeDecoding(): void {
+    this.decoder.resume();
+  }
+
+  /**
+   * TLS: stops reading the plain socket, gives it back the bytes read behind the held SSLRequest
+   * (the start of the TLS handshake) and continues on the socket `wrap` builds on top of it.
+   */
+  startTls(wrap: (plain: Socket) => Socket): void {
+    const plain = this.socket;
+    plain.off('data', this.onData);
+    plain.pause();
+    const rest = this.decoder.release();
+    if (rest.length > 0) plain.unshift(rest);
+    this.socket = wrap(plain);
+    this.listen(this.socket);
   }
 
   get closed(): boolean {
@@ -94,12 +133,12 @@ export class Connection implements ResponseSink {
   }
 
   /**
-   * The next complete packet, or null once the peer is gone. Sets the sequence id of the
-   * response to the packet's + 1. Throws PacketTooLarge.
+   * The next complete packet, or null once the peer is gone or the server drains. Sets the
+   * sequence id of the response to the packet's + 1. Throws PacketTooLarge.
    */
   async next(): Promise<Packet | null> {
-    while (this.queue.length === 0) {
-      if (this.ended) return null;
+    while (this.queue.length === 0 || this.draining) {
+      if (this.ended || this.draining) return null;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
     const item = this.queue.shift() as Packet | PacketTooLarge;
@@ -166,6 +205,41 @@ export class Connection implements ResponseSink {
       this.socket.end();
       setTimeout(() => this.socket.destroy(), END_GRACE_MS).unref();
     }
+  }
+
+  /**
+   * next() for the command loop: 'idle' when no packet arrived within `idleMs` (wait_timeout).
+   * Timers are armed in steps of at most MAX_TIMER_MS (setTimeout's limit).
+   */
+  async nextCommand(idleMs: number): Promise<Packet | null | 'idle'> {
+    const deadline = Date.now() + idleMs;
+    while (this.queue.length === 0 && !this.ended && !this.draining) {
+      const left = deadline - Date.now();
+      if (left <= 0) return 'idle';
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          this.wake = null;
+          resolve();
+        }, Math.min(left, MAX_TIMER_MS));
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    return this.next();
+  }
+
+  /** KILL CONNECTION: close after the reply being built (a self-kill) or at once. */
+  disconnect(afterReply: boolean): void {
+    if (afterReply) this.closeAfterReply = true;
+    else this.destroy();
+  }
+
+  /** Server shutdown: no further commands; next() answers null (at once when idle). */
+  drain(): void {
+    this.draining = true;
+    this.signal();
   }
 
   destroy(): void {

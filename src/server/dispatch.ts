@@ -1,7 +1,9 @@
 /**
  * Command phase: routes one client packet to its handler. Every handler is wrapped: SqlErrors
  * and malformed packets become ERR packets, other exceptions are logged and sent as 1105;
- * nothing a client sends can crash the server. Unknown commands get ERR 1047.
+ * nothing a client sends can crash the server. Unknown commands get ERR 1047. A packet over
+ * max_allowed_packet read inside a handler (the AuthSwitch reply of COM_CHANGE_USER) is
+ * rethrown: the caller answers 1153 and closes, since nothing after it can be decoded.
  * Spec: /work/shared/reference/mysql-protocol.md §2.
  */
 import { SqlError } from '../errors/index.js';
@@ -19,7 +21,7 @@ import type { Connection } from './connection.js';
 import { errorFields } from './error-reply.js';
 import type { Packet } from './packet-decoder.js';
 import { writeErr } from './packets/err.js';
-import { BrokenResponse } from './protocol-errors.js';
+import { BrokenResponse, PacketTooLarge } from './protocol-errors.js';
 import { handleQuery } from './query-command.js';
 import { handleClose, handleExecute, handleLongData, handlePrepare, handleReset } from './stmt-commands.js';
 
@@ -32,6 +34,7 @@ export async function dispatch(conn: Connection, packet: Packet): Promise<boolea
   try {
     return await route(conn, command, payload);
   } catch (err) {
+    if (err instanceof PacketTooLarge) throw err;
     if (err instanceof BrokenResponse) {
       errorFields(err.causeError, conn.log, `command ${String(command)}`);
       return false;

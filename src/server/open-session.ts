@@ -9,6 +9,7 @@ import type { Connection } from './connection.js';
 import { Cap } from './constants.js';
 import { writeErr } from './packets/err.js';
 import { writeEmptyOk } from './packets/ok.js';
+import { tlsSessionInfo } from './tls.js';
 
 export interface LoginRequest extends AuthAttempt {
   readonly database: string;
@@ -31,6 +32,9 @@ export async function login(conn: Connection, req: LoginRequest): Promise<boolea
       ...(req.database !== '' ? { database: req.database } : {}),
       collationId: req.collationId,
       foundRows: (conn.capabilities & Cap.FOUND_ROWS) !== 0,
+      interactive: (conn.capabilities & Cap.INTERACTIVE) !== 0,
+      disconnect: (afterReply) => conn.disconnect(afterReply),
+      tls: tlsSessionInfo(conn.socket),
     });
   } catch (err) {
     if (!isSqlError(err)) throw err;

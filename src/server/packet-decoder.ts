@@ -28,14 +28,27 @@ export class PacketDecoder {
   private parts: Buffer[] = [];
   private partsLen = 0;
   private dead = false;
+  /** Stop decoding after the next packet (holdAfterNext) / stopped: bytes are kept raw. */
+  private holdNext = false;
+  private held = false;
 
   constructor(
     private readonly sink: PacketSink,
     private readonly maxPacket: number,
   ) {}
 
+  /** Bytes held while waiting for the rest of a packet (tests: nothing stays after tooLarge). */
+  get buffered(): number {
+    return this.pendingLen + this.partsLen;
+  }
+
   push(chunk: Buffer): void {
     if (this.dead) return;
+    if (this.held) {
+      this.pending.push(chunk);
+      this.pendingLen += chunk.length;
+      return;
+    }
     if (this.pendingLen === 0) {
       this.parse(chunk);
       return;
@@ -61,6 +74,9 @@ export class PacketDecoder {
       const seq = buf[o + 3] as number;
       if (this.partsLen + len > this.maxPacket) {
         this.dead = true;
+        // up to max_allowed_packet of chunks: release them now, not when the connection is collected
+        this.parts = [];
+        this.partsLen = 0;
         this.sink.tooLarge(seq);
         return;
       }
@@ -71,11 +87,37 @@ export class PacketDecoder {
       const payload = buf.subarray(o + 4, o + 4 + len);
       o += 4 + len;
       this.chunk(seq, len, payload);
+      if (this.held) break;
     }
     if (o < buf.length && !this.dead) {
       this.pending = [buf.subarray(o)];
       this.pendingLen = buf.length - o;
     }
+  }
+
+  /**
+   * Decodes no further than the next logical packet: what follows it is kept as raw bytes (after
+   * an SSLRequest they are the start of the TLS handshake) until release() or resume().
+   */
+  holdAfterNext(): void {
+    this.holdNext = true;
+  }
+
+  /** Ends a hold: returns the raw bytes received after the held packet and forgets them. */
+  release(): Buffer {
+    const rest = Buffer.concat(this.pending, this.pendingLen);
+    this.pending = [];
+    this.pendingLen = 0;
+    this.needed = 4;
+    this.held = false;
+    this.holdNext = false;
+    return rest;
+  }
+
+  /** Ends a hold and decodes the bytes kept meanwhile. */
+  resume(): void {
+    const rest = this.release();
+    if (rest.length > 0) this.push(rest);
   }
 
   private chunk(seq: number, len: number, payload: Buffer): void {
@@ -85,13 +127,21 @@ export class PacketDecoder {
       return;
     }
     if (this.parts.length === 0) {
-      this.sink.packet({ seq, payload });
+      this.emit({ seq, payload });
       return;
     }
     this.parts.push(payload);
     const whole = Buffer.concat(this.parts, this.partsLen + len);
     this.parts = [];
     this.partsLen = 0;
-    this.sink.packet({ seq, payload: whole });
+    this.emit({ seq, payload: whole });
+  }
+
+  private emit(p: Packet): void {
+    if (this.holdNext) {
+      this.holdNext = false;
+      this.held = true;
+    }
+    this.sink.packet(p);
   }
 }

@@ -28,12 +28,20 @@ export async function serveConnection(conn: Connection): Promise<void> {
 
 async function commandLoop(conn: Connection): Promise<void> {
   for (;;) {
-    const packet = await conn.next();
+    const packet = await conn.nextCommand(conn.requireSession().waitTimeout() * 1000);
+    if (packet === 'idle') return idleTimeout(conn);
     if (packet === null) return;
     const keep = await dispatch(conn, packet);
     await conn.flush();
-    if (!keep || conn.session === null) return;
+    if (!keep || conn.session === null || conn.closeAfterReply) return;
   }
+}
+
+/** wait_timeout passed with no command: ERR 4031 (as MySQL 8.0.24+ sends it, seq 0), then close. */
+function idleTimeout(conn: Connection): void {
+  conn.log.info({ event: 'idle-timeout' }, 'closing connection idle for wait_timeout');
+  conn.writer.seq = 0;
+  writeErr(conn.writer, SqlError.of('ER_CLIENT_INTERACTION_TIMEOUT'));
 }
 
 async function shutdown(conn: Connection): Promise<void> {

@@ -14,8 +14,8 @@ import { writeEmptyOk } from './packets/ok.js';
 import { decodeExecuteHeader, decodeExecuteParams } from './packets/stmt-execute.js';
 import { decodeLongData } from './packets/stmt-long-data.js';
 import { writePrepareOk } from './packets/stmt-prepare-ok.js';
+import { LongData } from './long-data.js';
 import type { StatementEntry } from './prepared-registry.js';
-import { MalformedPacket } from './protocol-errors.js';
 import { columnsMeta, writeColumnBlock } from './result-writer.js';
 import { sendResult } from './send-result.js';
 
@@ -25,8 +25,16 @@ const PARAM_DEFINITION: ColumnDefinition = {
   charset: BINARY_COLLATION, length: 0, type: WireType.VAR_STRING, flags: 0, decimals: 0,
 };
 
+/** PREPARE_OK carries the parameter count in 2 bytes. */
+const MAX_PARAMS = 0xffff;
+
 export async function handlePrepare(conn: Connection, payload: Buffer): Promise<void> {
+  conn.statements.checkCapacity();
   const stmt = await conn.requireSession().prepare(payload.toString('utf8', 1));
+  if (stmt.paramCount > MAX_PARAMS) {
+    stmt.close();
+    throw SqlError.of('ER_PS_MANY_PARAM');
+  }
   const entry = conn.statements.add(stmt);
   const w = conn.writer;
   const status = conn.status();
@@ -44,20 +52,18 @@ function lookup(conn: Connection, id: number, command: string): StatementEntry {
   return entry;
 }
 
+/**
+ * A header shorter than 9 bytes or a parameter block missing bytes is 1835 (MalformedPacket,
+ * as MySQL 8.0's parse_packet); unknown ids 1243; unusable types or values 1210.
+ */
 export async function handleExecute(conn: Connection, payload: Buffer): Promise<void> {
-  let entry: StatementEntry;
+  const header = decodeExecuteHeader(payload);
+  const entry = lookup(conn, header.stmtId, 'mysqld_stmt_execute');
   let params: Value[];
   try {
-    const header = decodeExecuteHeader(payload);
-    entry = lookup(conn, header.stmtId, 'mysqld_stmt_execute');
-    try {
-      params = decodeExecuteParams(header.reader, entry.stmt.paramCount, entry);
-    } finally {
-      entry.longData.clear();
-    }
-  } catch (err) {
-    if (err instanceof MalformedPacket) throw SqlError.of('ER_WRONG_ARGUMENTS', 'mysqld_stmt_execute');
-    throw err;
+    params = decodeExecuteParams(header.reader, entry.stmt.paramCount, entry);
+  } finally {
+    entry.longData.clear();
   }
   const result = await entry.stmt.execute(params);
   await sendResult(conn, result, false, true);
@@ -78,16 +84,15 @@ export function handleReset(conn: Connection, payload: Buffer): void {
 
 /**
  * COM_STMT_SEND_LONG_DATA has no response: bad ids or parameter numbers are ignored. The
- * chunks of one parameter may not exceed max_allowed_packet in total (the rest is dropped).
+ * chunks of one parameter may not exceed max_allowed_packet in total; past that the next
+ * execute fails (long-data.ts).
  */
 export function handleLongData(conn: Connection, payload: Buffer): void {
   if (payload.length < 7) return;
   const req = decodeLongData(payload);
   const entry = conn.statements.get(req.stmtId);
   if (entry === undefined || req.paramId >= entry.stmt.paramCount) return;
-  const chunks = entry.longData.get(req.paramId) ?? [];
-  const total = chunks.reduce((n, c) => n + c.length, 0);
-  if (total + req.data.length > conn.deps.maxAllowedPacket) return;
-  chunks.push(Buffer.from(req.data));
-  entry.longData.set(req.paramId, chunks);
+  let data = entry.longData.get(req.paramId);
+  if (data === undefined) entry.longData.set(req.paramId, (data = new LongData()));
+  data.append(req.data, conn.deps.maxAllowedPacket);
 }

@@ -1,3 +1,4 @@
+import { SqlError } from '../errors/index.js';
 import type { KeyRange, KvPair, Mutation, ScanOptions, Snapshot, Store } from '../kv/kv.js';
 import type { Txn } from './types.js';
 import { mergedScan } from './merge-scan.js';
@@ -15,6 +16,8 @@ export class KvTxn implements Txn {
   readonly startTs: bigint;
   private readonly buf = new WriteBuffer();
   private done = false;
+  private maxBytes = Infinity;
+  private maxBytesSetting = '';
 
   constructor(
     private readonly kv: Store,
@@ -27,8 +30,17 @@ export class KvTxn implements Txn {
     return this.buf.size;
   }
 
+  get writeBytes(): number {
+    return this.buf.bytes;
+  }
+
   get finished(): boolean {
     return this.done;
+  }
+
+  limitWrites(maxBytes: number, setting: string): void {
+    this.maxBytes = maxBytes;
+    this.maxBytesSetting = setting;
   }
 
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
@@ -66,11 +78,13 @@ export class KvTxn implements Txn {
   put(key: Uint8Array, value: Uint8Array): void {
     this.checkActive();
     this.buf.write(key, value);
+    if (this.buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
   delete(key: Uint8Array): void {
     this.checkActive();
     this.buf.write(key, null);
+    if (this.buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
   lockKeys(keys: readonly Uint8Array[]): void {
@@ -107,6 +121,11 @@ export class KvTxn implements Txn {
     if (this.done) return;
     this.done = true;
     this.snap.release();
+  }
+
+  private tooLarge(): SqlError {
+    const detail = `buffered writes reach ${this.buf.bytes} bytes, over ${this.maxBytesSetting} = ${this.maxBytes}`;
+    return SqlError.of('ER_TXN_TOO_LARGE', detail);
   }
 
   private checkActive(): void {

@@ -9,6 +9,8 @@ export interface Txn {
   readonly startTs: bigint;
   /** Number of buffered mutations (puts + deletes). */
   readonly writeCount: number;
+  /** Bytes of the buffered mutations' keys and values. */
+  readonly writeBytes: number;
   /** True once commit() or rollback() was called. */
   readonly finished: boolean;
 
@@ -30,6 +32,12 @@ export interface Txn {
    * of a table it writes). Commit fails with 1213 if any of them changed after startTs.
    */
   lockKeys(keys: readonly Uint8Array[]): void;
+
+  /**
+   * From now on a put/delete that takes the buffer beyond `maxBytes` throws ER_TXN_TOO_LARGE
+   * (naming `setting`); the write stays buffered, so the caller rolls the statement back.
+   */
+  limitWrites(maxBytes: number, setting: string): void;
 
   /** Marks the current buffer state (statement start). */
   checkpoint(): number;

@@ -32,9 +32,15 @@ export class WriteBuffer {
   private sorted: BufferEntry[] = [];
   private pending: BufferEntry[] = [];
   private deadInSorted = 0;
+  private byteCount = 0;
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes of the live entries' keys and values (what commit would send). */
+  get bytes(): number {
+    return this.byteCount;
   }
 
   /** The buffered entry for `key`, if any (value null = deleted by this txn). */
@@ -48,9 +54,11 @@ export class WriteBuffer {
     const entry = this.entries.get(id);
     if (entry !== undefined) {
       this.undo.push({ kind: 'write', entry, prev: entry.value, created: false });
+      this.byteCount += byteLength(value) - byteLength(entry.value);
       entry.value = value;
       return;
     }
+    this.byteCount += key.byteLength + byteLength(value);
     const created: BufferEntry = { key, value, dead: false };
     this.entries.set(id, created);
     this.pending.push(created);
@@ -75,10 +83,12 @@ export class WriteBuffer {
       if (rec.kind === 'lock') {
         this.locks.delete(rec.id);
       } else if (rec.created) {
+        this.byteCount -= rec.entry.key.byteLength + byteLength(rec.entry.value);
         rec.entry.dead = true;
         this.entries.delete(keyId(rec.entry.key));
         this.deadInSorted++;
       } else {
+        this.byteCount += byteLength(rec.prev) - byteLength(rec.entry.value);
         rec.entry.value = rec.prev;
       }
     }
@@ -145,4 +155,8 @@ export function lowerBound(arr: readonly BufferEntry[], key: Uint8Array): number
     else hi = mid;
   }
   return lo;
+}
+
+function byteLength(value: Uint8Array | null): number {
+  return value === null ? 0 : value.byteLength;
 }

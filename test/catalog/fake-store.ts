@@ -102,6 +102,12 @@ class MemTxn implements Txn {
     return this.buffer().size;
   }
 
+  readonly writeBytes = 0;
+
+  limitWrites(): void {
+    // Unlimited: the catalog tests never buffer large transactions.
+  }
+
   private buffer(): Map<string, { key: Uint8Array; value: Uint8Array | undefined }> {
     const m = new Map<string, { key: Uint8Array; value: Uint8Array | undefined }>();
     for (const op of this.ops) if (op.kind !== 'lock') m.set(toHex(op.key), { key: op.key, value: op.value });

@@ -8,8 +8,8 @@ import { haproxyConfig } from '../../src/cli/cluster/haproxy-config.js';
 import { findExecutable } from '../../src/cli/cluster/processes.js';
 
 const servers = [
-  { name: 'node0', host: '127.0.0.1', port: 4001 },
-  { name: 'node1', host: '127.0.0.1', port: 4002 },
+  { name: 'node0', host: '127.0.0.1', port: 4001, statusPort: 5001 },
+  { name: 'node1', host: '127.0.0.1', port: 4002, statusPort: 5002 },
 ];
 
 describe('haproxyConfig', () => {
@@ -23,11 +23,15 @@ describe('haproxyConfig', () => {
     expect(text.endsWith('\n')).toBe(true);
   });
 
-  it('health-checks every node so a dead one leaves the rotation', () => {
+  it('health-checks every node with GET /health on its status port so a failed one leaves the rotation', () => {
     expect(lines.filter((l) => l.startsWith('server '))).toEqual([
-      'server node0 127.0.0.1:4001 check inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
-      'server node1 127.0.0.1:4002 check inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
+      'server node0 127.0.0.1:4001 check port 5001 inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
+      'server node1 127.0.0.1:4002 check port 5002 inter 1s fall 2 rise 1 on-marked-down shutdown-sessions',
     ]);
+    expect(lines).toContain('option httpchk GET /health');
+    expect(lines).toContain('http-check expect status 200');
+    // A draining node answers 404: no new connections, running ones keep going.
+    expect(lines).toContain('http-check disable-on-404');
     expect(lines).toContain('option redispatch 1');
   });
 
@@ -38,11 +42,11 @@ describe('haproxyConfig', () => {
   });
 
   it('resolves server names at run time when given a nameserver (Docker)', () => {
-    const servers1 = [{ name: 'shale1', host: 'shale1', port: 4000 }];
+    const servers1 = [{ name: 'shale1', host: 'shale1', port: 4000, statusPort: 10080 }];
     const docker = haproxyConfig({ bind: '0.0.0.0:4000', servers: servers1, nameserver: '127.0.0.11:53' });
     expect(docker).toContain('resolvers dns\n    nameserver dns1 127.0.0.11:53\n');
     expect(docker).toContain(
-      'server shale1 shale1:4000 check inter 1s fall 2 rise 1 on-marked-down shutdown-sessions resolvers dns init-addr last,libc,none\n',
+      'server shale1 shale1:4000 check port 10080 inter 1s fall 2 rise 1 on-marked-down shutdown-sessions resolvers dns init-addr last,libc,none\n',
     );
   });
 

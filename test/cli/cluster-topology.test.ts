@@ -23,9 +23,9 @@ describe('planCluster', () => {
     ]);
     expect(layout.etcd[1]!.dataDir).toBe('/tmp/shale-cluster/etcd-1');
     expect(layout.etcd[2]!.logFile).toBe('/tmp/shale-cluster/logs/etcd-2.log');
-    expect(layout.nodes.map((n) => [n.name, n.port, n.logFile])).toEqual([
-      ['node0', 4001, '/tmp/shale-cluster/logs/node-0.log'],
-      ['node1', 4002, '/tmp/shale-cluster/logs/node-1.log'],
+    expect(layout.nodes.map((n) => [n.name, n.port, n.statusPort, n.logFile])).toEqual([
+      ['node0', 4001, 5001, '/tmp/shale-cluster/logs/node-0.log'],
+      ['node1', 4002, 5002, '/tmp/shale-cluster/logs/node-1.log'],
     ]);
     expect(layout.haproxyPort).toBe(4000);
     expect(layout.stateFile).toBe('/tmp/shale-cluster/cluster.json');
@@ -47,6 +47,7 @@ describe('planCluster', () => {
       { port: 2379, owner: 'etcd-0 client' },
       { port: 2380, owner: 'etcd-0 peer' },
       { port: 4001, owner: 'SQL node0' },
+      { port: 5001, owner: 'SQL node0 status' },
       { port: 4000, owner: 'HAProxy' },
     ]);
   });
@@ -55,6 +56,8 @@ describe('planCluster', () => {
     expect(() => planCluster({ ...defaults, nodeBasePort: 3999 })).toThrow(/port 4000 would be used by both SQL node1 and HAProxy/);
     expect(() => planCluster({ ...defaults, nodeBasePort: 2479 })).toThrow(/port 2479 would be used by both etcd-1 client and SQL node0/);
     expect(() => planCluster({ ...defaults, etcdBasePort: 65450 })).toThrow(/port 65550 for etcd-1 client is outside 1-65535/);
+    expect(() => planCluster({ ...defaults, nodeBasePort: 1379 })).toThrow(/port 2379 would be used by both etcd-0 client and SQL node0 status/);
+    expect(() => planCluster({ ...defaults, nodeBasePort: 64600 })).toThrow(/port 65600 for SQL node0 status is outside 1-65535/);
   });
 
   it('needs --store when no etcd member is started, and at least one node', () => {

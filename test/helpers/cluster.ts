@@ -42,12 +42,15 @@ export interface Ports {
   readonly all: readonly number[];
 }
 
-/** Base ports below Linux's ephemeral range whose whole layout (3 etcd members, 2 nodes) is free. */
+/**
+ * Base ports below Linux's ephemeral range whose whole layout (3 etcd members, 2 nodes and their
+ * status ports 1000 above) is free.
+ */
 export async function pickPorts(): Promise<Ports> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const base = 15_000 + 10 * Math.floor(Math.random() * 1_700);
+    const base = 15_000 + 10 * Math.floor(Math.random() * 1_600);
     const ports = { etcdBase: base, nodeBase: base + 10, haproxy: base + 20 };
-    const all = [base, base + 1, base + 100, base + 101, base + 200, base + 201, base + 10, base + 11, base + 20];
+    const all = [base, base + 1, base + 100, base + 101, base + 200, base + 201, base + 10, base + 11, base + 20, base + 1010, base + 1011];
     if ((await Promise.all(all.map((p) => portIsFree(p)))).every(Boolean)) return { ...ports, all };
   }
   throw new Error('no free port layout found');

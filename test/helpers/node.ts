@@ -5,12 +5,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { startNode, type RunningNode } from '../../src/cli/index.js';
 import { sharedEtcdUrl } from './etcd.js';
 
-export const REPO_ROOT = resolve(__dirname, '../..');
+/** The repository root (import.meta.url, so scripts run with tsx can use these helpers too). */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `shale-${prefix}-`));

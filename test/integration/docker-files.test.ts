@@ -154,6 +154,8 @@ describe('docker/compose.yaml', () => {
         `etcd://${etcdServices.map((e) => `${e}:2379`).join(',')}`,
       ]);
       expect(command.slice(command.indexOf('--port'), command.indexOf('--port') + 2)).toEqual(['--port', '4000']);
+      // haproxy.cfg checks /health on this port.
+      expect(command.slice(command.indexOf('--status-port'), command.indexOf('--status-port') + 2)).toEqual(['--status-port', '10080']);
       expect(Object.keys(obj(svc['depends_on'], `${name}.depends_on`))).toEqual(etcdServices);
     }
   });
@@ -181,7 +183,7 @@ describe('docker/haproxy.cfg', () => {
   it('is what haproxyConfig() generates (regenerate it rather than editing by hand)', () => {
     const expected = haproxyConfig({
       bind: '0.0.0.0:4000',
-      servers: shaleServices.map((s) => ({ name: s, host: s, port: 4000 })),
+      servers: shaleServices.map((s) => ({ name: s, host: s, port: 4000, statusPort: 10080 })),
       nameserver: '127.0.0.11:53',
       origin: 'docker/haproxy.cfg for docker/compose.yaml (haproxyConfig() output; test/integration/docker-files.test.ts checks it).',
     });

@@ -47,6 +47,7 @@ const PACKAGE_OWNERS: Record<string, readonly string[]> = {
   lmdb: ['kv/embedded'],
   '@grpc/grpc-js': ['kv/etcd', 'kv/tikv'],
   '@grpc/proto-loader': ['kv/etcd', 'kv/tikv'],
+  'prom-client': ['cli'],
 };
 
 function listTs(dir: string): string[] {

@@ -6,6 +6,7 @@ import { ColumnFlag, WireType } from '../../src/server/constants.js';
 import { formatDouble, formatFloat } from '../../src/server/number-format.js';
 import { PacketWriter } from '../../src/server/packet-writer.js';
 import { decodeColumnDefinition, writeColumnDefinition } from '../../src/server/packets/column-definition.js';
+import { LongData } from '../../src/server/long-data.js';
 import { decodeExecuteHeader, decodeExecuteParams, type ParamState } from '../../src/server/packets/stmt-execute.js';
 import { MalformedPacket } from '../../src/server/protocol-errors.js';
 import { columnsMeta, writeBinaryRow, writeTextRow } from '../../src/server/result-writer.js';
@@ -140,7 +141,7 @@ describe('COM_STMT_EXECUTE decoding', () => {
   });
 
   it('decodes every parameter family into Values', () => {
-    const state: ParamState = { types: null, longData: new Map([[5, [Buffer.from('lo'), Buffer.from('ng')]]]) };
+    const state: ParamState = { types: null, longData: new Map([[5, LongData.of(Buffer.from('lo'), Buffer.from('ng'))]]) };
     const w = new ByteWriter();
     w.bytes(Buffer.from([0x17, 9, 0, 0, 0, 0, 1, 0, 0, 0]));
     w.bytes(Buffer.from([0, 0, 1]));
@@ -168,14 +169,15 @@ describe('COM_STMT_EXECUTE decoding', () => {
     expect(values[8]).toBe(65535n);
   });
 
-  it('rejects truncated data, unknown types and missing types', () => {
+  it('rejects truncated data (1835), unknown and missing types (1210)', () => {
     const state: ParamState = { types: null, longData: new Map() };
+    const wrongArgs = { errno: 1210, message: 'Incorrect arguments to mysqld_stmt_execute' };
     const noTypes = executePayload(1, [0, 0, 1, 2, 3]);
-    expect(() => decodeExecuteParams(decodeExecuteHeader(noTypes).reader, 1, state)).toThrow(MalformedPacket);
+    expect(() => decodeExecuteParams(decodeExecuteHeader(noTypes).reader, 1, state)).toThrow(expect.objectContaining(wrongArgs));
     const truncated = executePayload(1, [0, 1, WireType.LONGLONG, 0, 1, 2]);
     expect(() => decodeExecuteParams(decodeExecuteHeader(truncated).reader, 1, state)).toThrow(MalformedPacket);
     const unknown = executePayload(1, [0, 1, 0x42, 0, 1]);
-    expect(() => decodeExecuteParams(decodeExecuteHeader(unknown).reader, 1, { types: null, longData: new Map() })).toThrow(MalformedPacket);
+    expect(() => decodeExecuteParams(decodeExecuteHeader(unknown).reader, 1, { types: null, longData: new Map() })).toThrow(expect.objectContaining(wrongArgs));
     expect(() => decodeExecuteHeader(Buffer.from([0x17, 1, 0]))).toThrow(MalformedPacket);
   });
 });

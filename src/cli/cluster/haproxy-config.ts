@@ -1,14 +1,19 @@
 /**
  * HAProxy configuration for a ShaleDB cluster: one TCP frontend (the MySQL endpoint) balancing
  * new connections over the SQL nodes. Any node serves any session, so a connection may land
- * anywhere; a node that stops accepting leaves the rotation after two failed 1 s connect checks,
- * and a connection attempt that fails meanwhile is redispatched to another node.
+ * anywhere. Each node is checked every second with `GET /health` on its status port: a node whose
+ * store fails (503) or that does not answer leaves the rotation after two failed checks and its
+ * sessions are cut; a node shutting down answers 404, which (`http-check disable-on-404`) only
+ * stops new connections so running statements can finish. A connection attempt that fails
+ * meanwhile is redispatched to another node.
  */
 
 export interface HaproxyServer {
   readonly name: string;
   readonly host: string;
   readonly port: number;
+  /** The node's `--status-port` (its /health is the check). */
+  readonly statusPort: number;
 }
 
 export interface HaproxyConfigOptions {
@@ -28,8 +33,8 @@ export interface HaproxyConfigOptions {
 /** Connection limit of the frontend and the process; each MySQL connection uses two sockets. */
 export const HAPROXY_MAXCONN = 4096;
 
-/** Health check and failure handling of every SQL server line. */
-export const HAPROXY_SERVER_CHECK = 'check inter 1s fall 2 rise 1 on-marked-down shutdown-sessions';
+/** Health check and failure handling of every SQL server line (after `check port <status port>`). */
+export const HAPROXY_SERVER_CHECK = 'inter 1s fall 2 rise 1 on-marked-down shutdown-sessions';
 
 /** The full haproxy.cfg text. */
 export function haproxyConfig(opts: HaproxyConfigOptions): string {
@@ -66,7 +71,11 @@ export function haproxyConfig(opts: HaproxyConfigOptions): string {
     '',
     'backend shale',
     '    balance leastconn',
-    ...opts.servers.map((s) => `    server ${s.name} ${s.host}:${s.port} ${HAPROXY_SERVER_CHECK}${resolve}`),
+    '    # Health: GET /health on each node\'s status port; 404 = shutting down (drain, keep sessions).',
+    '    option httpchk GET /health',
+    '    http-check expect status 200',
+    '    http-check disable-on-404',
+    ...opts.servers.map((s) => `    server ${s.name} ${s.host}:${s.port} check port ${s.statusPort} ${HAPROXY_SERVER_CHECK}${resolve}`),
   ];
   return `${lines.join('\n')}\n`;
 }

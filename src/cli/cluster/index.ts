@@ -42,8 +42,9 @@ const say = (line: string): void => {
 
 const UP_HELP = `
 Ports (all on 127.0.0.1): etcd member i listens for clients on <etcd-base-port> + 100*i and for
-peers one above (2379/2380, 2479/2480, 2579/2580); SQL node j on <node-base-port> + j; HAProxy,
-the MySQL endpoint, on --port. Every port must be free. Logs go to <dir>/logs/, etcd data to
+peers one above (2379/2380, 2479/2480, 2579/2580); SQL node j on <node-base-port> + j, with its
+status HTTP server (/health, which HAProxy checks, and /metrics) 1000 above; HAProxy, the MySQL
+endpoint, on --port. Every port must be free. Logs go to <dir>/logs/, etcd data to
 <dir>/etcd-<i>/, and <dir>/cluster.json records the pids for \`down\` and \`status\`.
 
 Needs etcd (Debian package etcd-server) and haproxy on PATH.

@@ -156,7 +156,7 @@ class Launch {
       layout.haproxyConfigFile,
       haproxyConfig({
         bind: `${LOCAL_HOST}:${layout.haproxyPort}`,
-        servers: layout.nodes.map((n) => ({ name: n.name, host: LOCAL_HOST, port: n.port })),
+        servers: layout.nodes.map((n) => ({ name: n.name, host: LOCAL_HOST, port: n.port, statusPort: n.statusPort })),
       }),
     );
     say(`starting HAProxy on port ${layout.haproxyPort}`);
@@ -216,6 +216,7 @@ export function nodeArgs(layout: ClusterLayout, n: NodeLayout): string[] {
     SHALE_BIN, 'serve',
     '--host', LOCAL_HOST,
     '--port', String(n.port),
+    '--status-port', String(n.statusPort),
     '--store', layout.storeUrl,
     '--log-level', layout.logLevel,
     ...(layout.workers > 1 ? ['--workers', String(layout.workers)] : []),

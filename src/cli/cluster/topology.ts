@@ -11,6 +11,9 @@ export const LOCAL_HOST = '127.0.0.1';
 /** Client port of etcd member i is etcdBasePort + ETCD_PORT_STRIDE * i; its peer port is one above. */
 export const ETCD_PORT_STRIDE = 100;
 
+/** A SQL node's status HTTP server (/health for HAProxy, /metrics) listens on its port + this. */
+export const NODE_STATUS_PORT_OFFSET = 1000;
+
 export interface ClusterOptions {
   readonly dir: string;
   readonly etcdMembers: number;
@@ -38,6 +41,8 @@ export interface NodeLayout {
   readonly index: number;
   readonly name: string;
   readonly port: number;
+  /** `--status-port`: port + NODE_STATUS_PORT_OFFSET. */
+  readonly statusPort: number;
   readonly logFile: string;
 }
 
@@ -93,7 +98,8 @@ export function planCluster(opts: ClusterOptions): ClusterLayout {
   }
   const nodes: NodeLayout[] = [];
   for (let j = 0; j < opts.nodes; j++) {
-    nodes.push({ index: j, name: `node${j}`, port: opts.nodeBasePort + j, logFile: join(logsDir, `node-${j}.log`) });
+    const port = opts.nodeBasePort + j;
+    nodes.push({ index: j, name: `node${j}`, port, statusPort: port + NODE_STATUS_PORT_OFFSET, logFile: join(logsDir, `node-${j}.log`) });
   }
   const layout: ClusterLayout = {
     dir,
@@ -119,7 +125,10 @@ export function portClaims(layout: ClusterLayout): PortClaim[] {
       { port: m.clientPort, owner: `${m.name} client` },
       { port: m.peerPort, owner: `${m.name} peer` },
     ]),
-    ...layout.nodes.map((n) => ({ port: n.port, owner: `SQL ${n.name}` })),
+    ...layout.nodes.flatMap((n) => [
+      { port: n.port, owner: `SQL ${n.name}` },
+      { port: n.statusPort, owner: `SQL ${n.name} status` },
+    ]),
     { port: layout.haproxyPort, owner: 'HAProxy' },
   ];
 }

@@ -6,6 +6,7 @@ import { applyCommit, COUNTER_KEY, readCounter, type CommitOutcome, type Embedde
 import { getFastIn, LmdbSnapshot, MAX_KEY_BYTES, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
 import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
+import { mapWriteError, openError } from './storage-errors.js';
 import { TombstoneGc } from './tombstone-gc.js';
 import { readTs } from './value-format.js';
 
@@ -24,6 +25,12 @@ export interface EmbeddedStoreOptions {
   readonly maxPinnedReadTxns?: number;
   /** How often the collector runs; 0 disables the timer. Default 60 s. */
   readonly gcIntervalMs?: number;
+  /**
+   * Told about failing writes (disk full, I/O errors: once per run of failures, again after a
+   * write succeeded) and failed tombstone GC rounds; the store keeps going. Default: a process
+   * warning.
+   */
+  readonly onBackgroundError?: (what: string, err: unknown) => void;
 }
 
 /** Delete keys may not exceed this (the tombstone index prefixes them with 8 bytes). */
@@ -58,10 +65,17 @@ export class EmbeddedStore implements Store {
   /** Ends the lease of a snapshot garbage-collected without release(). */
   private readonly leakGuard = new LeakGuard((lease) => this.endLease(lease));
   private readonly endLeaseFn = (lease: ReadLease): void => this.endLease(lease);
+  private readonly onBackgroundError: (what: string, err: unknown) => void;
+  /** The last write failed on the store's files (the next failure is not reported again). */
+  private writesFailing = false;
   private closed = false;
 
-  private constructor(path: string, opts: EmbeddedStoreOptions) {
+  private constructor(
+    private readonly path: string,
+    opts: EmbeddedStoreOptions,
+  ) {
     this.url = `lmdb://${path}`;
+    this.onBackgroundError = opts.onBackgroundError ?? ((what, err) => process.emitWarning(`${this.url}: ${what}: ${String(err)}`));
     const maxReaders = opts.maxReaders ?? 1024;
     this.maxPinned = Math.max(1, opts.maxPinnedReadTxns ?? Math.floor(maxReaders / 4));
     this.root = open<Buffer, string>({
@@ -71,6 +85,10 @@ export class EmbeddedStore implements Store {
       maxDbs: 8,
       maxReaders,
       mapSize: opts.mapSize ?? 1024 * 1024 * 1024,
+      // lmdb-js 3.5's event-turn batching leaves a promise of its own without a handler; when a
+      // write fails (disk full) that rejection would crash the process. Concurrent commits
+      // still share one write transaction and one fsync without it.
+      eventTurnBatching: false,
     });
     this.dbs = {
       data: this.root.openDB<Buffer, Uint8Array>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' }),
@@ -86,9 +104,13 @@ export class EmbeddedStore implements Store {
     }
   }
 
-  /** Opens (creating if needed) the store in directory `path`. */
+  /** Opens (creating if needed) the store in directory `path`; a clear Error if it cannot. */
   static open(path: string, opts: EmbeddedStoreOptions = {}): EmbeddedStore {
-    return new EmbeddedStore(path, opts);
+    try {
+      return new EmbeddedStore(path, opts);
+    } catch (err) {
+      throw openError(path, err);
+    }
   }
 
   snapshot(): Promise<Snapshot> {
@@ -117,7 +139,13 @@ export class EmbeddedStore implements Store {
   async commit(req: CommitRequest): Promise<bigint> {
     if (this.closed) throw new Error(`${this.url}: store is closed`);
     validateKeys(req);
-    const outcome: CommitOutcome = await this.dbs.data.childTransaction(() => applyCommit(this.dbs, req));
+    let outcome: CommitOutcome;
+    try {
+      outcome = await this.dbs.data.childTransaction(() => applyCommit(this.dbs, req));
+    } catch (err) {
+      throw await this.writeFailed('commit', err);
+    }
+    this.writesFailing = false;
     if (outcome.kind === 'ok') return outcome.commitTs;
     if (outcome.kind === 'conflict') {
       throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (write conflict on key ${toHex(outcome.key)})`);
@@ -132,21 +160,23 @@ export class EmbeddedStore implements Store {
     if (compareBytes(range.start, range.end) >= 0) return;
     const start = range.start.length === 0 ? undefined : range.start;
     for (;;) {
-      const removed = await this.dbs.data.transaction(() => {
-        const keys: Buffer[] = [];
-        for (const key of this.dbs.data.getKeys({ start, end: range.end, limit: DELETE_RANGE_BATCH })) {
-          keys.push(Buffer.from(key));
-        }
-        for (const key of keys) this.dbs.data.removeSync(key);
-        return keys.length;
-      });
+      const removed = await this.dbs.data
+        .transaction(() => {
+          const keys: Buffer[] = [];
+          for (const key of this.dbs.data.getKeys({ start, end: range.end, limit: DELETE_RANGE_BATCH })) {
+            keys.push(Buffer.from(key));
+          }
+          for (const key of keys) this.dbs.data.removeSync(key);
+          return keys.length;
+        })
+        .catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)));
       if (removed < DELETE_RANGE_BATCH) return;
     }
   }
 
   /** Runs one tombstone collection now (tests, maintenance); resolves with tombstones removed. */
   collectGarbage(): Promise<number> {
-    return this.gc.collect();
+    return this.gc.collect().catch(async (err: unknown) => Promise.reject(await this.writeFailed('tombstone GC', err)));
   }
 
   /** The latest committed timestamp (reads outside any snapshot). */
@@ -206,10 +236,23 @@ export class EmbeddedStore implements Store {
 
   private runGc(): void {
     if (this.closed) return;
-    this.gc.collect().catch((err: unknown) => {
+    this.collectGarbage().catch((err: unknown) => {
       // GC is best-effort; a failure (e.g. disk full) leaves tombstones for the next round.
-      process.emitWarning(`${this.url}: tombstone GC failed: ${String(err)}`);
+      if (!this.writesFailing) this.onBackgroundError('tombstone GC failed', err);
     });
+  }
+
+  /**
+   * The error to throw for a failed LMDB write (storage-errors.ts): the OS / LMDB cause as a
+   * MySQL error. The first of a run of storage failures is also reported to onBackgroundError.
+   */
+  private async writeFailed(what: string, err: unknown): Promise<unknown> {
+    const failure = await mapWriteError(err, this.path, this.url);
+    if (failure.storage && !this.writesFailing) {
+      this.writesFailing = true;
+      this.onBackgroundError(`${what} failed, writes to the store fail until the cause is fixed`, failure.error);
+    }
+    return failure.error;
   }
 }
 

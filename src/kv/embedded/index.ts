@@ -1,1 +1,2 @@
 export { EmbeddedStore, type EmbeddedStoreOptions } from './embedded-store.js';
+export { openError } from './storage-errors.js';

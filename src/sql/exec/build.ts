@@ -1,7 +1,8 @@
 /** The ONE plan -> executor dispatch: compiles a plan tree into an ExecFactory. */
 import type { PlanNode } from '../plan/index.js';
 import { assertNever } from '../../util/index.js';
-import type { ExecFactory } from './executor.js';
+import type { Cancellation } from './cancellation.js';
+import type { ExecFactory, Executor } from './executor.js';
 import { fromRows } from './executor.js';
 import { batchPointGetFactory, pointGetFactory } from './point-get.js';
 import { tableScanFactory } from './table-scan.js';
@@ -13,8 +14,29 @@ import { sortFactory, topNFactory } from './sort.js';
 import { limitFactory } from './limit.js';
 import { distinctFactory } from './distinct.js';
 import { joinFactory } from './join.js';
+import { memTableFactory } from './mem-table.js';
 
+/** Every executor of the tree checks the statement's Cancellation before each batch. */
 export function buildExecutor(plan: PlanNode): ExecFactory {
+  const factory = buildNode(plan);
+  return (ctx, want) => interruptible(factory(ctx, want), ctx.cancel);
+}
+
+function interruptible(ex: Executor, cancel: Cancellation): Executor {
+  return {
+    next: () => {
+      let paused: Promise<void> | null;
+      try {
+        paused = cancel.pause();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return paused === null ? ex.next() : paused.then(() => ex.next());
+    },
+  };
+}
+
+function buildNode(plan: PlanNode): ExecFactory {
   switch (plan.kind) {
     case 'pointGet':
       return pointGetFactory(plan);
@@ -24,6 +46,8 @@ export function buildExecutor(plan: PlanNode): ExecFactory {
       return tableScanFactory(plan);
     case 'indexScan':
       return indexScanFactory(plan);
+    case 'memTable':
+      return memTableFactory(plan);
     case 'dual': {
       const n = plan.rows;
       return () => fromRows(n === 1 ? [[]] : []);

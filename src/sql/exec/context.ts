@@ -2,7 +2,9 @@
 import type { Catalog, Schema } from '../../catalog/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { EvalContext } from '../expr/index.js';
-import type { ExecResult, ResultColumn } from '../../types/index.js';
+import type { ExecResult, ResultColumn, Value } from '../../types/index.js';
+import type { ExplainTop, PlanNode } from '../plan/index.js';
+import type { Cancellation } from './cancellation.js';
 
 export interface ExecContext extends EvalContext {
   readonly txn: Txn;
@@ -13,6 +15,10 @@ export interface ExecContext extends EvalContext {
   /** LAST_INSERT_ID() for later statements. */
   setLastInsertId(id: bigint): void;
   setFoundRows(n: bigint): void;
+  /** KILL QUERY / max_execution_time: executors check it between batches (cancellation.ts). */
+  readonly cancel: Cancellation;
+  /** The rows of an information_schema table (plan/info-schema.ts), in its column order. */
+  virtualRows(table: string): Promise<Value[][]>;
 }
 
 export interface CompiledStatement {
@@ -20,5 +26,7 @@ export interface CompiledStatement {
   readonly columns: readonly ResultColumn[];
   readonly schemaVersion: bigint;
   readonly readOnly: boolean;
+  /** The plan it runs (slow-query log summaries); absent for EXPLAIN. */
+  readonly plan?: PlanNode | ExplainTop;
   run(ctx: ExecContext): Promise<ExecResult>;
 }

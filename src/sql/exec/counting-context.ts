@@ -3,6 +3,7 @@ import type { Catalog, Schema } from '../../catalog/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { DateTime, Value } from '../../types/index.js';
 import type { VarScope } from '../parse/index.js';
+import type { Cancellation } from './cancellation.js';
 import type { ExecContext } from './context.js';
 
 export class CountingContext implements ExecContext {
@@ -13,6 +14,7 @@ export class CountingContext implements ExecContext {
   readonly schema: Schema;
   readonly catalog: Catalog;
   readonly foundRowsFlag: boolean;
+  readonly cancel: Cancellation;
 
   constructor(private readonly inner: ExecContext) {
     this.params = inner.params;
@@ -21,6 +23,7 @@ export class CountingContext implements ExecContext {
     this.schema = inner.schema;
     this.catalog = inner.catalog;
     this.foundRowsFlag = inner.foundRowsFlag;
+    this.cancel = inner.cancel;
   }
 
   warn(code: number, message: string): void {
@@ -56,5 +59,8 @@ export class CountingContext implements ExecContext {
   }
   setFoundRows(n: bigint): void {
     this.inner.setFoundRows(n);
+  }
+  virtualRows(table: string): Promise<Value[][]> {
+    return this.inner.virtualRows(table);
   }
 }

@@ -21,5 +21,5 @@ export function compileDelete(stmt: DeleteStmt, schema: Schema, currentDb: strin
     for (const row of rows) writer.delete(ctx.txn, row.slice(0, n), handleOf(table, row));
     return { kind: 'ok', affectedRows: BigInt(rows.length), insertId: 0n, info: '', warnings: 0 };
   };
-  return { columns: [], schemaVersion: schema.version, readOnly: false, run };
+  return { columns: [], schemaVersion: schema.version, readOnly: false, plan: { name: 'Delete', source: src.source }, run };
 }

@@ -8,7 +8,7 @@ import { rowHandle, type Schema } from '../../catalog/index.js';
 import type { Handle } from '../../codec/index.js';
 import type { Value } from '../../types/index.js';
 import { SqlError } from '../../errors/index.js';
-import { buildSelect, resolveTable } from '../plan/index.js';
+import { buildSelect, resolveTable, type PlanNode } from '../plan/index.js';
 import type { InsertStmt } from '../parse/index.js';
 import type { ExecResult } from '../../types/index.js';
 import type { CompiledStatement, ExecContext } from './context.js';
@@ -38,7 +38,7 @@ export function compileInsert(stmt: InsertStmt, schema: Schema, currentDb: strin
   const run = async (outer: ExecContext): Promise<ExecResult> => {
     const ctx = new CountingContext(outer);
     writer.lockTable(ctx);
-    const sources: ReadonlyArray<ReadonlyArray<ValueSource | Value>> = values ?? (await drain((select as ExecFactory)(ctx, Infinity)));
+    const sources: ReadonlyArray<ReadonlyArray<ValueSource | Value>> = values ?? (await drain((select as InsertSelect).factory(ctx, Infinity)));
     const rows = await builder.build(sources, values === null, ctx);
     const counts = await writeRows(ctx, writer, rows, mode, upsert);
     if (rows.firstId !== null) ctx.setLastInsertId(rows.firstId);
@@ -46,13 +46,19 @@ export function compileInsert(stmt: InsertStmt, schema: Schema, currentDb: strin
     const info = multi ? `Records: ${sources.length}  Duplicates: ${counts.duplicates}  Warnings: ${ctx.warnings}` : '';
     return { kind: 'ok', affectedRows: counts.affected, insertId: rows.firstId ?? 0n, info, warnings: ctx.warnings };
   };
-  return { columns: [], schemaVersion: schema.version, readOnly: false, run };
+  const plan = select === null ? { name: 'Insert' as const } : { name: 'Insert' as const, source: select.plan };
+  return { columns: [], schemaVersion: schema.version, readOnly: false, plan, run };
 }
 
-function compileInsertSelect(stmt: InsertStmt, schema: Schema, currentDb: string | null, width: number): ExecFactory {
+interface InsertSelect {
+  readonly factory: ExecFactory;
+  readonly plan: PlanNode;
+}
+
+function compileInsertSelect(stmt: InsertStmt, schema: Schema, currentDb: string | null, width: number): InsertSelect {
   const plan = buildSelect(stmt.select as NonNullable<InsertStmt['select']>, schema, currentDb);
   if (plan.schema.width !== width) throw SqlError.of('ER_WRONG_VALUE_COUNT_ON_ROW', 1);
-  return buildExecutor(plan);
+  return { factory: buildExecutor(plan), plan };
 }
 
 async function writeRows(ctx: CountingContext, writer: TableWriter, rows: NewRows, mode: Mode, upsert: OnDuplicate | null): Promise<Counts> {

@@ -6,7 +6,7 @@ import { compileExpr, type Evaluator } from '../expr/index.js';
 import type { PlanNode } from '../plan/index.js';
 import type { Value } from '../../types/index.js';
 import type { ExecContext } from './context.js';
-import { drain, type ExecFactory, type Executor, type Row } from './executor.js';
+import { drain, MAX_BATCH, type ExecFactory, type Executor, type Row } from './executor.js';
 import { passes } from './selection.js';
 
 type JoinNode = Extract<PlanNode, { kind: 'join' }>;
@@ -18,8 +18,14 @@ export function joinFactory(node: JoinNode, left: ExecFactory, right: ExecFactor
   return (ctx) => new JoinExec(ctx, left(ctx, Infinity), right, on, lw, rw, node.joinType === 'left');
 }
 
+/** Row pairs tried between two cancellation checks (a check may also yield the event loop). */
+const PAIRS_PER_CHECK = 16384;
+
 class JoinExec implements Executor {
   private inner: Row[] | null = null;
+  private batch: Row[] | null = null;
+  private pos = 0;
+  private pairs = 0;
 
   constructor(
     private readonly ctx: ExecContext,
@@ -31,20 +37,35 @@ class JoinExec implements Executor {
     private readonly leftJoin: boolean,
   ) {}
 
+  /** At most about MAX_BATCH rows per call, so a large cross product streams instead of piling up. */
   async next(): Promise<Row[] | null> {
     this.inner ??= await drain(this.innerFactory(this.ctx, Infinity));
+    const out: Row[] = [];
     for (;;) {
-      const batch = await this.outer.next();
-      if (batch === null) return null;
-      const out: Row[] = [];
-      for (const l of batch) this.joinRow(l, out);
-      if (out.length > 0) return out;
+      if (this.batch === null || this.pos >= this.batch.length) {
+        if (out.length > 0) return out;
+        this.batch = await this.outer.next();
+        this.pos = 0;
+        if (this.batch === null) return null;
+      }
+      const batch = this.batch;
+      while (this.pos < batch.length && out.length < MAX_BATCH) {
+        this.joinRow(batch[this.pos++] as Row, out);
+        if (this.pairs >= PAIRS_PER_CHECK) {
+          this.pairs = 0;
+          const paused = this.ctx.cancel.pause();
+          if (paused !== null) await paused;
+        }
+      }
+      if (out.length >= MAX_BATCH) return out;
     }
   }
 
   private joinRow(l: Row, out: Row[]): void {
     let matched = false;
-    for (const r of this.inner as Row[]) {
+    const inner = this.inner as Row[];
+    this.pairs += inner.length;
+    for (const r of inner) {
       const row = combine(l, this.lw, r, this.rw);
       if (!passes(this.on, row, this.ctx)) continue;
       matched = true;

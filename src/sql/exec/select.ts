@@ -30,7 +30,7 @@ export function selectStatement(plan: PlanNode, schemaVersion: bigint, readOnly:
     const rows = await drain(factory(ctx, Infinity));
     return { kind: 'rows', columns, rows, warnings: 0 };
   };
-  return { columns, schemaVersion, readOnly, run: fast ?? general };
+  return { columns, schemaVersion, readOnly, plan, run: fast ?? general };
 }
 
 type Run = (ctx: ExecContext) => Promise<ExecResult>;

@@ -73,7 +73,7 @@ export function compileUpdate(stmt: UpdateStmt, schema: Schema, currentDb: strin
     const affected = BigInt(ctx.foundRowsFlag ? matched : changed);
     return { kind: 'ok', affectedRows: affected, insertId: 0n, info, warnings: ctx.warnings };
   };
-  return { columns: [], schemaVersion: schema.version, readOnly: false, run };
+  return { columns: [], schemaVersion: schema.version, readOnly: false, plan: { name: 'Update', source: src.source }, run };
 }
 
 function assign(s: SetItem, row: Value[], ignore: boolean, ctx: ExecContext): Value {

@@ -8,7 +8,7 @@ import type { ColumnType, Value } from '../../types/index.js';
 import type { AccountStatement } from './ast-account.js';
 import type { AdminStatement } from './ast-admin.js';
 
-export type { AccountStatement } from './ast-account.js';
+export type { AccountName, AccountRef, AccountStatement, PrivilegeLevel, UserSpec } from './ast-account.js';
 export type { AdminStatement, AdminCheckTable } from './ast-admin.js';
 
 // ---------------------------------------------------------------------------------------------

@@ -2,3 +2,5 @@ export * from './ast.js';
 export { parseStatement, type ParsedStatement } from './parse-statement.js';
 export { splitStatements, countPlaceholders } from './split.js';
 export { StatementCache, type CachedParse } from './statement-cache.js';
+export { normalizeStatement } from './normalize.js';
+export { statementHints, type StatementHints } from './hints.js';

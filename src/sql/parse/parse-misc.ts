@@ -1,4 +1,4 @@
-/** EXPLAIN / DESCRIBE, KILL, and statements accepted as no-ops (LOCK/UNLOCK TABLES, ANALYZE, FLUSH, DO). */
+/** EXPLAIN / DESCRIBE, KILL, and statements accepted as no-ops (LOCK/UNLOCK TABLES, ANALYZE, FLUSH, DO, ALTER TABLE … KEYS). */
 import type { Statement } from './ast.js';
 import type { Cursor } from './cursor.js';
 import { parseExprTokens } from './lib-statement.js';
@@ -29,8 +29,28 @@ export function parseKill(c: Cursor): Statement {
 
 const NOOPS = new Set(['LOCK', 'UNLOCK', 'ANALYZE', 'FLUSH', 'DO', 'OPTIMIZE', 'CHECKSUM', 'CHECK', 'REPAIR']);
 
+/**
+ * `ALTER TABLE t DISABLE|ENABLE KEYS`: mysqldump wraps every table's rows in it. It only affects
+ * MyISAM non-unique indexes (InnoDB ignores it with a note), so it is a no-op here; unlike MySQL,
+ * a missing table is not reported.
+ */
+function alterTableKeys(c: Cursor): Statement | undefined {
+  if (!c.isWord('ALTER') || !c.isWordAt(1, 'TABLE')) return undefined;
+  const t = c.tokens;
+  const action = t[t.length - 2];
+  const last = t[t.length - 1];
+  if (last?.type !== 'word' || last.upper !== 'KEYS' || action?.type !== 'word') return undefined;
+  if (action.upper !== 'DISABLE' && action.upper !== 'ENABLE') return undefined;
+  const isName = (k: number): boolean => t[k]?.type === 'word' || t[k]?.type === 'qident';
+  const plain = t.length === 5 && isName(2);
+  const qualified = t.length === 7 && isName(2) && t[3]?.type === 'op' && t[3].text === '.' && isName(4);
+  return plain || qualified ? { kind: 'noop', what: `ALTER TABLE ${action.upper} KEYS` } : undefined;
+}
+
 /** Accepted and ignored: the statement's leading words as `what`. */
 export function parseNoop(c: Cursor): Statement | undefined {
+  const keys = alterTableKeys(c);
+  if (keys !== undefined) return keys;
   const first = c.peek();
   if (first === undefined || first.type !== 'word' || !NOOPS.has(first.upper)) return undefined;
   if (first.upper === 'DO') parseExprTokens(c.sql, c.tokens, 1, c.tokens.length);

@@ -3,6 +3,7 @@ import type { TableInfo } from '../../catalog/index.js';
 import type { Expr } from '../parse/index.js';
 import type { AccessBase, PlanNode } from './nodes.js';
 import { chooseAccessPath } from './access-path.js';
+import { isVirtualTable } from './info-schema.js';
 import { tryPointGet } from './point-get.js';
 import { tableSchema, type RowSchema } from './row-schema.js';
 
@@ -18,6 +19,7 @@ export interface TableSourceOptions {
 
 export function buildTableSource(o: TableSourceOptions): PlanNode {
   const schema = tableSchema(o.table, o.alias);
+  if (isVirtualTable(o.table)) return withSelection({ kind: 'memTable', schema, table: o.table, alias: o.alias }, o.conds, 'where clause');
   const base: AccessBase = { table: o.table, alias: o.alias, needed: o.needed, lock: o.lock };
   const fast = o.fastPath ? tryPointGet(base, schema, o.conds) : null;
   const path = fast ?? chooseAccessPath(base, schema, o.conds);

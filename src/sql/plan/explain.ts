@@ -62,6 +62,8 @@ function lineOf(p: PlanNode): Line {
       return readerLine(p);
     case 'dual':
       return { name: 'TableDual', est: p.rows, task: 'root', access: '', info: `rows:${p.rows}`, children: [] };
+    case 'memTable':
+      return { name: 'MemTableScan', est: 10000, task: 'root', access: `table:${p.table.name}`, info: '', children: [] };
     case 'selection': {
       const child = lineOf(p.child);
       return { name: 'Selection', est: child.est * 0.8, task: 'root', access: '', info: p.conditions.map((c) => s(c)).join(', '), children: [child] };

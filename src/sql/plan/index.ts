@@ -5,7 +5,9 @@ export { RowSchema, tableSchema, positionRef, EMPTY_SCHEMA, AGG_TABLE, VALUES_TA
 export { buildSelect } from './builder-select.js';
 export { buildDmlSource, type DmlSource } from './builder-dml.js';
 export { explainRows, rangeText, EXPLAIN_COLUMNS, type ExplainTop } from './explain.js';
+export { planSummary } from './plan-summary.js';
 export { resolveTable, noSuchTable, unknownColumn } from './resolve-table.js';
+export { INFORMATION_SCHEMA, isInformationSchema, isVirtualTable, virtualTable, virtualTableName, virtualTableNames } from './info-schema.js';
 export { extractRanges } from './ranges.js';
 export { handleColumns, primaryIndex } from './key-columns.js';
 export { mapExpr, splitConjunction, rejectSubqueries, exprKey } from './expr-utils.js';

@@ -58,6 +58,8 @@ export type PlanNode =
   | ({ readonly kind: 'tableScan'; readonly schema: RowSchema; readonly ranges: RangeSpec | null; readonly desc: boolean } & AccessBase)
   | ({ readonly kind: 'indexScan'; readonly schema: RowSchema; readonly index: IndexInfo; readonly ranges: RangeSpec; readonly covering: boolean; readonly desc: boolean } & AccessBase)
   | { readonly kind: 'dual'; readonly schema: RowSchema; readonly rows: 0 | 1 }
+  /** An information_schema table computed in memory (info-schema.ts); outputs its columns only. */
+  | { readonly kind: 'memTable'; readonly schema: RowSchema; readonly table: TableInfo; readonly alias: string }
   | { readonly kind: 'selection'; readonly schema: RowSchema; readonly child: PlanNode; readonly conditions: readonly Expr[]; readonly clause: string }
   | { readonly kind: 'projection'; readonly schema: RowSchema; readonly child: PlanNode; readonly exprs: readonly Expr[] }
   | { readonly kind: 'hashAgg'; readonly schema: RowSchema; readonly child: PlanNode; readonly groupBy: readonly Expr[]; readonly aggs: readonly AggSpec[] }

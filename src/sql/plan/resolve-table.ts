@@ -2,10 +2,12 @@
 import type { Schema, TableInfo } from '../../catalog/index.js';
 import type { TableName } from '../parse/index.js';
 import { SqlError } from '../../errors/index.js';
+import { INFORMATION_SCHEMA, isInformationSchema, virtualTable } from './info-schema.js';
 
 export function resolveTable(schema: Schema, currentDb: string | null, name: TableName): TableInfo {
   const db = name.db ?? currentDb;
   if (db === null || db === undefined) throw SqlError.of('ER_NO_DB_ERROR');
+  if (isInformationSchema(db)) return virtualTable(name.name) ?? throwError(noSuchTable(INFORMATION_SCHEMA, name.name));
   const table = schema.table(db, name.name);
   if (table === undefined) throw noSuchTable(db, name.name);
   return table;
@@ -20,4 +22,8 @@ export function noSuchTable(db: string, table: string): SqlError {
 export function unknownColumn(ref: { readonly table?: string; readonly name: string }, clause: string): SqlError {
   const text = ref.table !== undefined ? `${ref.table}.${ref.name}` : ref.name;
   return SqlError.of('ER_BAD_FIELD_ERROR', text, clause);
+}
+
+function throwError(err: SqlError): never {
+  throw err;
 }

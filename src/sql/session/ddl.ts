@@ -2,7 +2,7 @@
  * DDL statements. The session has already committed any open transaction (MySQL's implicit
  * commit); each catalog call runs its own transactions and bumps the schema version.
  */
-import type { Catalog } from '../../catalog/index.js';
+import type { BackfillProgress, Catalog } from '../../catalog/index.js';
 import { SqlError } from '../../errors/index.js';
 import { assertNever } from '../../util/index.js';
 import type { EvalContext } from '../expr/index.js';
@@ -28,6 +28,8 @@ export interface DdlHost {
   currentDatabase(): string | null;
   /** Called after DROP DATABASE of the current database. */
   clearCurrentDatabase(): void;
+  /** CREATE INDEX backfill progress (PROCESSLIST State, log lines, KILL QUERY). */
+  readonly indexProgress?: BackfillProgress;
 }
 
 export function okResult(affectedRows = 0n, info = ''): OkResult {
@@ -62,7 +64,7 @@ export async function runDdl(stmt: DdlStatement, host: DdlHost, ctx: EvalContext
       return okResult();
     case 'createIndex': {
       const spec = { ...indexSpecFromAst(stmt.index), name: stmt.index.name };
-      await catalog.createIndex(databaseOf(stmt.table, host), stmt.table.name, spec, stmt.ifNotExists);
+      await catalog.createIndex(databaseOf(stmt.table, host), stmt.table.name, spec, stmt.ifNotExists, host.indexProgress);
       return okResult();
     }
     case 'dropIndex':

@@ -5,7 +5,10 @@ import type { TxnStore } from '../../txn/index.js';
 import type { StatementCache } from '../parse/index.js';
 import type { EngineObserver } from './observer.js';
 import type { RetryGate } from './retry-gate.js';
+import type { KillTarget } from './kill.js';
 import type { ProcessInfo } from './show-server.js';
+import type { SessionOptions } from './types.js';
+import type { UserRegistry } from './users.js';
 import type { GlobalVariables } from './variable-store.js';
 
 export interface EngineCounters {
@@ -25,9 +28,14 @@ export interface EngineCore {
   readonly counters: EngineCounters;
   readonly retryGate: RetryGate;
   readonly observer: EngineObserver;
+  /** Accounts and grants (privileges.ts; `users.hasGlobalPrivilege(user, host, 'SUPER')` for KILL). */
+  readonly users: UserRegistry;
   /** Remembers the newest schema a session used (for Open_tables). */
   noteSchema(schema: Schema): void;
   processList(): ProcessInfo[];
-  statusRows(): Array<readonly [string, string]>;
+  /** The session with this connection id in this process (KILL), if any. */
+  killTarget(connectionId: number): KillTarget | undefined;
+  /** SHOW STATUS rows; with the session's options, its own values (Ssl_cipher ...) too. */
+  statusRows(session?: SessionOptions): Array<readonly [string, string]>;
   unregister(connectionId: number): void;
 }

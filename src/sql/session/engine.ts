@@ -13,21 +13,29 @@ import { NO_OBSERVER, type EngineObserver } from './observer.js';
 import { RetryGate } from './retry-gate.js';
 import { SessionImpl } from './session.js';
 import { INFORMATION_SCHEMA } from './show-schema.js';
+import type { KillTarget } from './kill.js';
 import type { ProcessInfo } from './show-server.js';
 import { buildVariableDefs } from './system-variables.js';
 import type { Engine, ServerStats, Session, SessionOptions, UserAuth } from './types.js';
 import { UserRegistry } from './users.js';
+import { authorizeDatabase } from './privileges.js';
 import { GlobalVariables } from './variable-store.js';
 import { serverVersion } from './version.js';
 
 export interface EngineOptions {
-  /** Password of `root` (default empty). Only its hashes are kept. */
+  /** Password of 'root'@'%' on the first start only (the store holds no account yet; default empty). Only its hashes are kept. */
   rootPassword?: string;
   logger: Logger;
   /** Reported by @@port (the server's listening port); default 3306. */
   port?: number;
   /** Told about statements, transactions and connections (metrics); default: ignores all. */
   observer?: EngineObserver;
+  /** Initial @@global.long_query_time in seconds (`--slow-query-ms`); default 10 as in MySQL. */
+  longQueryTime?: number;
+  /** TLS is configured on the listener (have_ssl = YES). */
+  tls?: boolean;
+  /** Initial @@global.require_secure_transport (needs `tls`). */
+  requireSecureTransport?: boolean;
 }
 
 export type ClosableEngine = Engine & { close(): Promise<void> };
@@ -35,6 +43,7 @@ export type ClosableEngine = Engine & { close(): Promise<void> };
 export async function createEngine(txns: TxnStore, opts: EngineOptions): Promise<ClosableEngine> {
   const catalog = await Catalog.open(txns);
   const engine = new EngineImpl(txns, catalog, opts);
+  await engine.users.bootstrap(opts.rootPassword ?? '');
   engine.logger.info({ event: 'engine-started', version: engine.serverVersion }, 'SQL engine ready');
   return engine;
 }
@@ -47,7 +56,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
   readonly counters: EngineCounters = { questions: 0, slowQueries: 0, connections: 0, statementRetries: 0 };
   readonly retryGate = new RetryGate();
   readonly observer: EngineObserver;
-  private readonly users: UserRegistry;
+  readonly users: UserRegistry;
   private readonly sessions = new Map<number, SessionImpl>();
   private readonly startedAt = Date.now();
   private latestSchema: Schema | null = null;
@@ -59,9 +68,16 @@ class EngineImpl implements ClosableEngine, EngineCore {
   ) {
     this.logger = opts.logger.child({ module: 'sql' });
     this.observer = opts.observer ?? NO_OBSERVER;
-    this.users = new UserRegistry(opts.rootPassword ?? '');
-    const defs = buildVariableDefs({ serverVersion: this.serverVersion, hostname: hostname(), port: opts.port ?? 3306 });
+    this.users = new UserRegistry(txns);
+    const defs = buildVariableDefs({
+      serverVersion: this.serverVersion,
+      hostname: hostname(),
+      port: opts.port ?? 3306,
+      tls: opts.tls === true,
+      requireSecureTransport: opts.requireSecureTransport === true,
+    });
     this.globals = new GlobalVariables(defs);
+    if (opts.longQueryTime !== undefined) this.globals.values.set('long_query_time', opts.longQueryTime);
   }
 
   async lookupUser(user: string, host: string): Promise<UserAuth | null> {
@@ -69,14 +85,19 @@ class EngineImpl implements ClosableEngine, EngineCore {
   }
 
   async openSession(opts: SessionOptions): Promise<Session> {
+    if (opts.tls === undefined && this.globals.values.get('require_secure_transport') === 1n) {
+      throw SqlError.of('ER_SECURE_TRANSPORT_REQUIRED');
+    }
     const db = opts.database;
     if (db !== undefined && db !== '' && db !== INFORMATION_SCHEMA) {
       const schema = await this.catalog.latestSchema();
       if (schema.database(db) === undefined) throw SqlError.of('ER_BAD_DB_ERROR', db);
+      await authorizeDatabase({ user: opts.user, host: opts.host, currentDatabase: null, users: this.users }, db);
     }
     const session = new SessionImpl(this, db === '' ? { ...opts, database: undefined } : opts);
     this.sessions.set(opts.connectionId, session);
     this.counters.connections++;
+    this.observer.connections(this.sessions.size);
     return session;
   }
 
@@ -91,14 +112,25 @@ class EngineImpl implements ClosableEngine, EngineCore {
   }
 
   noteSchema(schema: Schema): void {
-    if (this.latestSchema === null || schema.version > this.latestSchema.version) this.latestSchema = schema;
+    if (this.latestSchema !== null && schema.version <= this.latestSchema.version) return;
+    this.latestSchema = schema;
+    this.observer.schemaVersion(schema.version);
   }
 
   processList(): ProcessInfo[] {
     return [...this.sessions.values()].map((s) => s.processInfo());
   }
 
-  statusRows(): Array<readonly [string, string]> {
+  killTarget(connectionId: number): KillTarget | undefined {
+    return this.sessions.get(connectionId)?.control;
+  }
+
+  maxConnections(): number {
+    const v = this.globals.values.get('max_connections');
+    return typeof v === 'bigint' && v > 1n ? Number(v) : 1;
+  }
+
+  statusRows(session?: SessionOptions): Array<readonly [string, string]> {
     const s = this.stats();
     return [
       ['Aborted_clients', '0'],
@@ -108,6 +140,8 @@ class EngineImpl implements ClosableEngine, EngineCore {
       ['Queries', String(s.questions)],
       ['Questions', String(s.questions)],
       ['Slow_queries', String(s.slowQueries)],
+      ['Ssl_cipher', session?.tls?.cipher ?? ''],
+      ['Ssl_version', session?.tls?.version ?? ''],
       ['Threads_connected', String(s.threads)],
       ['Threads_running', '1'],
       ['Uptime', String(s.uptimeSeconds)],
@@ -116,6 +150,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
 
   unregister(connectionId: number): void {
     this.sessions.delete(connectionId);
+    this.observer.connections(this.sessions.size);
   }
 
   async close(): Promise<void> {

@@ -6,7 +6,7 @@ import type { Catalog, Schema } from '../../catalog/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { DateTime, Value } from '../../types/index.js';
 import type { EvalContext } from '../expr/index.js';
-import type { ExecContext } from '../exec/index.js';
+import type { Cancellation, ExecContext } from '../exec/index.js';
 import type { VarScope } from '../parse/index.js';
 import { wallClock } from './clock.js';
 
@@ -68,7 +68,15 @@ export class StatementEvalContext implements EvalContext {
   }
 }
 
+/** What a data statement reads from the statement it belongs to (statement-control.ts). */
+export interface StatementEnv {
+  readonly cancel: Cancellation;
+  virtualRows(table: string): Promise<Value[][]>;
+}
+
 export class StatementExecContext extends StatementEvalContext implements ExecContext {
+  readonly cancel: Cancellation;
+
   constructor(
     host: ContextHost,
     params: readonly Value[],
@@ -76,8 +84,14 @@ export class StatementExecContext extends StatementEvalContext implements ExecCo
     readonly schema: Schema,
     readonly catalog: Catalog,
     readonly foundRowsFlag: boolean,
+    private readonly env: StatementEnv,
   ) {
     super(host, params);
+    this.cancel = env.cancel;
+  }
+
+  virtualRows(table: string): Promise<Value[][]> {
+    return this.env.virtualRows(table);
   }
 
   setLastInsertId(id: bigint): void {

@@ -8,7 +8,7 @@ import { isSqlError, SqlError } from '../../errors/index.js';
 import type { Value } from '../../types/index.js';
 import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
-import { runAccount } from './account-statements.js';
+import { runAccount, type AccountHost } from './account-statements.js';
 import { runAdmin } from './admin-statements.js';
 import { collationForId } from './charset.js';
 import { CompiledCache } from './compiled-cache.js';
@@ -17,11 +17,14 @@ import { Diagnostics } from './diagnostics.js';
 import type { EngineCore } from './engine-core.js';
 import { StatementEvalContext, StatementExecContext, type ContextHost } from './exec-context.js';
 import { PreparedStatementImpl, type PreparedHost } from './prepared.js';
-import { authorize } from './privileges.js';
-import { evalConstant, runSet, type SetHost } from './set-statement.js';
+import { authorize, authorizeDatabase, authorizeTable, visibleShowResult, type Requester } from './privileges.js';
+import { rejectInfoSchemaWrite } from './info-schema-rows.js';
+import { runKill } from './kill.js';
+import { runSet, type SetHost } from './set-statement.js';
 import { fieldListColumns, requireTable } from './show-columns.js';
 import { INFORMATION_SCHEMA } from './show-schema.js';
 import { runShow, type ShowHost } from './show.js';
+import { StatementControl } from './statement-control.js';
 import { noteSlow, recordFailure, type StatementEvent } from './statement-log.js';
 import type { ProcessInfo } from './show-server.js';
 import { canonicalVariableName, displayVariable } from './system-variables.js';
@@ -41,6 +44,8 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   readonly variables: SessionVariables;
   readonly userVariables = new Map<string, Value>();
   readonly diagnostics: Diagnostics;
+  /** The running statement: KILL, max_execution_time, PROCESSLIST State. */
+  readonly control: StatementControl;
   private readonly txc: TransactionControl;
   private readonly compiled = new CompiledCache();
   private db: string | null;
@@ -50,10 +55,9 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   private autocommitOn = true;
   private strict = true;
   private tz = 'SYSTEM';
-  private command = 'Sleep';
-  private info: string | null = null;
-  private stateSince = Date.now();
   private closed = false;
+  /** Plan of the data statement running now (for the slow-query log). */
+  private currentPlan: CompiledStatement['plan'];
 
   constructor(
     private readonly engine: EngineCore,
@@ -70,12 +74,14 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
       ['character_set_results', coll.charset],
       ['collation_connection', coll.name],
     ]);
+    if (opts.interactive === true) initial.set('wait_timeout', engine.globals.values.get('interactive_timeout') ?? 28800n);
     this.variables = new SessionVariables(engine.globals, initial);
+    this.control = new StatementControl(engine, opts, this.variables, opts.disconnect);
     this.diagnostics = new Diagnostics(() => Number(this.variables.peek('max_error_count') ?? 1024n));
     this.txc = new TransactionControl(engine.txns, {
       autocommit: () => this.autocommitOn,
       readOnlyDefault: () => this.variables.peek('transaction_read_only') === 1n,
-    }, engine.retryGate);
+    }, engine.retryGate, engine.observer);
     this.refreshCachedVariables();
   }
 
@@ -96,6 +102,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   async useDatabase(db: string): Promise<void> {
     const schema = await this.engine.catalog.latestSchema();
     if (db !== INFORMATION_SCHEMA && schema.database(db) === undefined) throw SqlError.of('ER_BAD_DB_ERROR', db);
+    await authorizeDatabase(this.requester(), db);
     this.db = db;
   }
 
@@ -105,31 +112,33 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
 
   async query(sql: string): Promise<ExecResult> {
     this.engine.counters.questions++;
-    this.beginCommand('Query', sql);
+    this.control.beginCommand('Query', sql);
     try {
       let parsed: ReturnType<EngineCore['statements']['parse']>;
       try {
         parsed = this.engine.statements.parse(sql);
       } catch (err) {
         this.diagnostics.clear();
-        recordFailure(this.event(null, null), err);
+        recordFailure(this.event(null), err);
         throw err;
       }
       const { stmt, params, digest } = parsed;
-      return await this.runStatement(stmt, params, digest, (schema) => this.compiled.get(digest, stmt, schema, this.db));
+      return await this.runStatement(stmt, params, (schema) => this.compiled.get(digest, stmt, schema, this.db));
     } finally {
-      this.endCommand();
+      this.control.endCommand();
     }
   }
 
   async prepare(sql: string): Promise<PreparedStatement> {
     const parsed = parseStatement(sql);
     if (parsed.stmt.kind === 'kill') throw SqlError.of('ER_UNSUPPORTED_PS');
+    await authorize(this.requester(), parsed.stmt);
     return PreparedStatementImpl.create(this, parsed, sql);
   }
 
   async fieldList(table: string): Promise<ResultColumn[]> {
     if (this.db === null) throw SqlError.of('ER_NO_DB_ERROR');
+    await authorizeTable(this.requester(), 'SELECT', this.db, table);
     return fieldListColumns(requireTable(await this.schema(), this.db, table));
   }
 
@@ -148,8 +157,13 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.control.interrupt('killed');
     this.txc.rollback();
     this.engine.unregister(this.connectionId);
+  }
+
+  waitTimeout(): number {
+    return this.control.waitTimeout();
   }
 
   // --- statement execution ---------------------------------------------------------------------
@@ -157,36 +171,42 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   /** PreparedHost: COM_STMT_EXECUTE. */
   async executePrepared(stmt: Statement, params: readonly Value[], planner: Planner, sql: string): Promise<ExecResult> {
     this.engine.counters.questions++;
-    this.beginCommand('Execute', sql);
+    this.control.beginCommand('Execute', sql);
     try {
-      return await this.runStatement(stmt, params, null, planner);
+      return await this.runStatement(stmt, params, planner);
     } finally {
-      this.endCommand();
+      this.control.endCommand();
     }
   }
 
-  private async runStatement(stmt: Statement, params: readonly Value[], digest: string | null, planner: Planner): Promise<ExecResult> {
+  private async runStatement(stmt: Statement, params: readonly Value[], planner: Planner): Promise<ExecResult> {
     const keepDiagnostics = (stmt.kind === 'show' && (stmt.target === 'warnings' || stmt.target === 'errors'))
       || (stmt.kind === 'select' && stmt.from === null);
     if (!keepDiagnostics) this.diagnostics.clear();
     const before = this.diagnostics.warningCount();
     const started = performance.now();
     let errno: number | undefined;
+    let done: ExecResult | undefined;
+    this.currentPlan = undefined;
+    this.control.begin(stmt, this.info);
     try {
-      await authorize({ user: this.user, host: this.host, currentDatabase: this.db }, stmt);
+      await authorize(this.requester(), stmt);
+      rejectInfoSchemaWrite(stmt, this.db, this.user, this.host);
       const result = await this.dispatch(stmt, params, planner);
+      done = result;
       this.lastRowCount = result.kind === 'ok' ? result.affectedRows : -1n;
       const warnings = this.diagnostics.warningCount() - before;
       return result.warnings === warnings ? result : { ...result, warnings };
     } catch (err) {
       errno = isSqlError(err) ? err.errno : 1105;
-      recordFailure(this.event(stmt, digest), err);
+      recordFailure(this.event(stmt), err);
       throw err;
     } finally {
+      this.control.end();
       const ms = performance.now() - started;
       this.engine.observer.statement({ kind: stmt.kind, ms, ...(errno !== undefined ? { errno } : {}) });
       const limit = this.variables.peek('long_query_time');
-      if (typeof limit === 'number' && ms >= limit * 1000) noteSlow(this.event(stmt, digest), ms);
+      if (typeof limit === 'number' && ms >= limit * 1000) noteSlow(this.event(stmt), { ms, result: done, errno, plan: this.currentPlan });
     }
   }
 
@@ -224,15 +244,17 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
         await runSet(stmt, this, this.evalContext(params));
         return okResult();
       case 'show':
-        return runShow(stmt, this.showHost(params));
+        return visibleShowResult(stmt, await runShow(stmt, this.showHost(params)), this.requester());
       case 'noop':
         return okResult();
       case 'kill':
-        return this.kill(stmt.connectionId, stmt.queryOnly, params);
+        return runKill(stmt, this.control, this.evalContext(params), (id) => this.engine.killTarget(id));
       case 'account':
-        return runAccount(stmt.stmt);
+        return runAccount(stmt.stmt, this.accountHost());
       case 'admin':
-        return runAdmin(stmt.stmt);
+        return runAdmin(stmt.stmt, {
+          catalog: this.engine.catalog, currentDatabase: () => this.db, run: (body) => this.txc.run(body), cancel: this.control.cancel,
+        });
       default:
         throw SqlError.of('ER_NOT_SUPPORTED_YET', stmt.kind);
     }
@@ -245,33 +267,21 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
       const schema = await this.engine.catalog.schemaFor(txn);
       this.engine.noteSchema(schema);
       const compiled = planner(schema);
+      this.currentPlan = compiled.plan;
       if (readOnly && !compiled.readOnly) throw SqlError.of('ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION');
-      const ctx = new StatementExecContext(this, params, txn, schema, this.engine.catalog, this.opts.foundRows);
+      txn.limitWrites(this.control.txnMaxBytes(), 'shale_txn_max_bytes');
+      const ctx = new StatementExecContext(this, params, txn, schema, this.engine.catalog, this.opts.foundRows, this.control);
       return compiled.run(ctx);
     });
   }
 
-  /** KILL QUERY is accepted (statements of a session are not interruptible yet); KILL [CONNECTION] is not. */
-  private kill(target: Parameters<typeof evalConstant>[0], queryOnly: boolean, params: readonly Value[]): ExecResult {
-    evalConstant(target, this.evalContext(params));
-    if (!queryOnly) throw SqlError.of('ER_NOT_SUPPORTED_YET', 'KILL');
-    return okResult();
+  private event(stmt: Statement | null): StatementEvent {
+    const { engine, diagnostics, connectionId, user, db, info: sql } = this;
+    return { engine, diagnostics, connectionId, user, db, sql, stmt };
   }
 
-  private event(stmt: Statement | null, digest: string | null): StatementEvent {
-    return { engine: this.engine, diagnostics: this.diagnostics, connectionId: this.connectionId, stmt, digest };
-  }
-
-  private beginCommand(command: string, sql: string): void {
-    this.command = command;
-    this.info = sql;
-    this.stateSince = Date.now();
-  }
-
-  private endCommand(): void {
-    this.command = 'Sleep';
-    this.info = null;
-    this.stateSince = Date.now();
+  private get info(): string | null {
+    return this.control.info;
   }
 
   // --- hosts handed to helpers -----------------------------------------------------------------
@@ -293,6 +303,21 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
       clearCurrentDatabase: () => {
         this.db = null;
       },
+      indexProgress: this.control.backfillProgress(),
+    };
+  }
+
+  /** Who runs the statement, for privilege checks (privileges.ts). */
+  private requester(): Requester {
+    return { user: this.user, host: this.host, currentDatabase: this.db, users: this.engine.users };
+  }
+
+  private accountHost(): AccountHost {
+    return {
+      who: this.requester(),
+      commit: () => this.txc.commit(),
+      diagnostic: (level, code, message) => this.diagnostics.add(level, code, message),
+      schema: () => this.engine.catalog.latestSchema(),
     };
   }
 
@@ -302,24 +327,15 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
       currentDatabase: () => this.db,
       evalContext: () => this.evalContext(params),
       variableRows: (global) => this.variableRows(global),
-      statusRows: () => this.engine.statusRows(),
+      statusRows: (global) => this.engine.statusRows(global ? undefined : this.opts),
       diagnostics: this.diagnostics,
-      processList: () => this.engine.processList(),
+      processList: () => this.control.visibleProcesses(),
       user: this.user,
     };
   }
 
   processInfo(): ProcessInfo {
-    return {
-      id: this.connectionId,
-      user: this.user,
-      host: this.host,
-      db: this.db,
-      command: this.command,
-      time: Math.floor((Date.now() - this.stateSince) / 1000),
-      state: this.command === 'Sleep' ? '' : 'executing',
-      info: this.info,
-    };
+    return this.control.processInfo({ user: this.user, host: this.host, db: this.db });
   }
 
   variableRows(global: boolean): Array<readonly [string, string]> {

@@ -3,13 +3,13 @@ import type { ColumnInfo, Schema, TableInfo } from '../../catalog/index.js';
 import { formatColumnType, isStringType, type Value } from '../../types/index.js';
 import { columnDefaultText, columnExtra, columnKey, orderedIndexes } from './column-text.js';
 import { intColumn, textColumn } from './result-columns.js';
-import { noSuchTable } from '../plan/index.js';
+import { isInformationSchema, noSuchTable, virtualTable } from '../plan/index.js';
 import type { ResultColumn } from './types.js';
 
 type Row = Value[];
 
 export function requireTable(schema: Schema, db: string, name: string): TableInfo {
-  const table = schema.table(db, name);
+  const table = isInformationSchema(db) ? virtualTable(name) : schema.table(db, name);
   if (table === undefined) throw noSuchTable(db, name);
   return table;
 }

@@ -6,6 +6,7 @@
 import type { Schema } from '../../catalog/index.js';
 import { SqlError } from '../../errors/index.js';
 import type { Value } from '../../types/index.js';
+import { virtualTableNames } from '../plan/index.js';
 import { intColumn, textColumn } from './result-columns.js';
 import type { ShowRows } from './show-server.js';
 
@@ -26,7 +27,7 @@ export function requireDatabase(schema: Schema, db: string | null | undefined): 
 
 export function showTables(schema: Schema, db: string, full: boolean, like: string | undefined): ShowRows {
   const header = `Tables_in_${db}` + (like === undefined ? '' : ` (${like})`);
-  const names = db === INFORMATION_SCHEMA ? [] : schema.tables(db).map((t) => t.name).sort(byName);
+  const names = db === INFORMATION_SCHEMA ? virtualTableNames() : schema.tables(db).map((t) => t.name).sort(byName);
   const columns = full ? [textColumn(header), textColumn('Table_type')] : [textColumn(header)];
   return { columns, rows: names.map((n): Value[] => (full ? [n, 'BASE TABLE'] : [n])) };
 }

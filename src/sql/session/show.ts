@@ -13,7 +13,7 @@ import {
   showProcessList, type ProcessInfo, type ShowRows,
 } from './show-server.js';
 import { textColumn } from './result-columns.js';
-import { noSuchTable } from '../plan/index.js';
+import { isInformationSchema, noSuchTable } from '../plan/index.js';
 import { SqlError } from '../../errors/index.js';
 import type { RowsResult } from './types.js';
 
@@ -26,7 +26,7 @@ export interface ShowHost {
   variableRows(global: boolean): Array<readonly [string, string]>;
   statusRows(global: boolean): Array<readonly [string, string]>;
   readonly diagnostics: Diagnostics;
-  processList(): ProcessInfo[];
+  processList(): Promise<ProcessInfo[]>;
   readonly user: string;
 }
 
@@ -76,7 +76,7 @@ async function buildShow(stmt: ShowStmt, host: ShowHost): Promise<ShowRows> {
     case 'charset':
       return showCharset();
     case 'processlist':
-      return showProcessList(host.processList(), stmt.full);
+      return showProcessList(await host.processList(), stmt.full);
     case 'grants':
       return showGrants(host.user);
     case 'plugins':
@@ -91,7 +91,7 @@ async function tableOf(stmt: ShowStmt, host: ShowHost): Promise<ReturnType<typeo
   if (stmt.table === undefined) throw SqlError.of('ER_NO_DB_ERROR');
   const db = stmt.table.db ?? stmt.db ?? host.currentDatabase();
   if (db === null) throw SqlError.of('ER_NO_DB_ERROR');
-  if (schema.database(db) === undefined) throw noSuchTable(db, stmt.table.name);
+  if (schema.database(db) === undefined && !isInformationSchema(db)) throw noSuchTable(db, stmt.table.name);
   return requireTable(schema, db, stmt.table.name);
 }
 

@@ -52,6 +52,10 @@ export interface ServerInfo {
   readonly serverVersion: string;
   readonly hostname: string;
   readonly port: number;
+  /** TLS configured (`--tls-cert`): have_ssl / have_openssl YES, else DISABLED. */
+  readonly tls?: boolean;
+  /** `--require-secure-transport`: initial @@global.require_secure_transport. */
+  readonly requireSecureTransport?: boolean;
 }
 
 type Flags = { readonly ro?: boolean; readonly nullable?: boolean; readonly values?: readonly string[] };
@@ -95,7 +99,8 @@ export function buildVariableDefs(info: ServerInfo): ReadonlyMap<string, VarDef>
     def('foreign_key_checks', 'bool', 'both', 1n),
     def('group_concat_max_len', 'int', 'both', 1024n),
     def('have_query_cache', 'string', 'global', 'NO', RO),
-    def('have_ssl', 'string', 'global', 'DISABLED', RO),
+    def('have_openssl', 'string', 'global', info.tls === true ? 'YES' : 'DISABLED', RO),
+    def('have_ssl', 'string', 'global', info.tls === true ? 'YES' : 'DISABLED', RO),
     def('hostname', 'string', 'global', info.hostname, RO),
     def('information_schema_stats_expiry', 'int', 'both', 86400n),
     def('init_connect', 'string', 'global', ''),
@@ -128,8 +133,10 @@ export function buildVariableDefs(info: ServerInfo): ReadonlyMap<string, VarDef>
     def('port', 'int', 'global', BigInt(info.port), RO),
     def('protocol_version', 'int', 'global', 10n, RO),
     def('read_only', 'bool', 'global', 0n),
-    def('require_secure_transport', 'bool', 'global', 0n),
+    def('require_secure_transport', 'bool', 'global', info.requireSecureTransport === true ? 1n : 0n),
     def('server_id', 'int', 'global', 1n),
+    // ShaleDB's own: a transaction whose buffered writes exceed this many bytes fails the statement that crosses it.
+    def('shale_txn_max_bytes', 'int', 'both', 268435456n),
     def('skip_name_resolve', 'bool', 'global', 1n, RO),
     def('socket', 'string', 'global', null, { ro: true, nullable: true }),
     def('sort_buffer_size', 'int', 'both', 262144n),
@@ -146,7 +153,7 @@ export function buildVariableDefs(info: ServerInfo): ReadonlyMap<string, VarDef>
     def('sql_warnings', 'bool', 'both', 0n),
     def('system_time_zone', 'string', 'global', 'UTC', RO),
     def('time_zone', 'timeZone', 'both', 'SYSTEM'),
-    def('tls_version', 'string', 'global', '', RO),
+    def('tls_version', 'string', 'global', info.tls === true ? 'TLSv1.2,TLSv1.3' : '', RO),
     def('tmp_table_size', 'int', 'both', 16777216n),
     def('transaction_isolation', 'isolation', 'both', 'REPEATABLE-READ'),
     def('transaction_read_only', 'bool', 'both', 0n),

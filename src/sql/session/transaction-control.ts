@@ -14,9 +14,12 @@
  * - The snapshot is taken lazily, at the first statement that needs it (as InnoDB does without
  *   WITH CONSISTENT SNAPSHOT).
  * - Every isolation level runs as snapshot isolation (REPEATABLE READ-like, first committer wins).
+ * - The observer hears how each transaction that took a snapshot ends (committed, conflicted =
+ *   1213 returned to the client, rolled back) and of every autocommit retry.
  */
 import { SqlError, isSqlError } from '../../errors/index.js';
 import type { Txn, TxnStore } from '../../txn/index.js';
+import { NO_OBSERVER, type EngineObserver, type TransactionOutcome } from './observer.js';
 import { RETRY_PRIORITY_AFTER, type RetryGate } from './retry-gate.js';
 
 export const MAX_STATEMENT_RETRIES = 10;
@@ -57,6 +60,7 @@ export class TransactionControl {
     private readonly txns: TxnStore,
     private readonly policy: TxnPolicy,
     private readonly gate: RetryGate,
+    private readonly observer: EngineObserver = NO_OBSERVER,
   ) {}
 
   /** IN_TRANS: an explicit or autocommit=0 transaction is open. */
@@ -87,13 +91,27 @@ export class TransactionControl {
     const open = this.open;
     if (open === null) return;
     this.open = null;
-    if (open.txn !== null) await open.txn.commit();
+    if (open.txn === null) return;
+    try {
+      await open.txn.commit();
+    } catch (err) {
+      this.observer.transaction(isWriteConflict(err) ? 'conflicted' : 'rolledBack');
+      throw err;
+    }
+    this.observer.transaction('committed');
   }
 
   rollback(): void {
+    this.abandon('rolledBack');
+  }
+
+  /** Rolls the open transaction back; `outcome` tells the observer why. */
+  private abandon(outcome: TransactionOutcome): void {
     const open = this.open;
     this.open = null;
-    open?.txn?.rollback();
+    if (open === null || open.txn === null) return;
+    open.txn.rollback();
+    this.observer.transaction(outcome);
   }
 
   async savepoint(name: string): Promise<void> {
@@ -154,7 +172,7 @@ export class TransactionControl {
       return await body(txn, open.readOnly);
     } catch (err) {
       if (isWriteConflict(err) || txn.finished) {
-        if (this.open === open) this.rollback();
+        if (this.open === open) this.abandon(isWriteConflict(err) ? 'conflicted' : 'rolledBack');
       } else {
         txn.rollbackTo(cp);
       }
@@ -173,11 +191,17 @@ export class TransactionControl {
           const result = await body(txn, readOnly);
           if (txn.writeCount === 0) txn.rollback();
           else await txn.commit();
+          this.observer.transaction('committed');
           return result;
         } catch (err) {
           txn.rollback();
-          if (!isWriteConflict(err) || attempt >= MAX_STATEMENT_RETRIES) throw err;
+          const conflict = isWriteConflict(err);
+          if (!conflict || attempt >= MAX_STATEMENT_RETRIES) {
+            this.observer.transaction(conflict ? 'conflicted' : 'rolledBack');
+            throw err;
+          }
           this.retries++;
+          this.observer.transaction('retried');
           if (release === null && attempt + 1 >= RETRY_PRIORITY_AFTER) release = await this.gate.acquire();
           else await backoff(attempt);
         }

@@ -32,6 +32,12 @@ export interface SessionOptions {
   readonly collationId: number;
   /** CLIENT_FOUND_ROWS: UPDATE reports matched rather than changed rows. */
   readonly foundRows: boolean;
+  /** Set for a TLS connection (Ssl_cipher / Ssl_version); require_secure_transport refuses others. */
+  readonly tls?: { readonly cipher: string; readonly version: string } | undefined;
+  /** CLIENT_INTERACTIVE: the session's wait_timeout starts as @@global.interactive_timeout. */
+  readonly interactive?: boolean;
+  /** Closes the connection on KILL CONNECTION (after the current reply when `afterReply`). */
+  readonly disconnect?: (afterReply: boolean) => void;
 }
 
 /** Per-connection SQL state. Methods are never called concurrently for one session. */
@@ -56,6 +62,8 @@ export interface Session {
   reset(): Promise<void>;
   /** Connection closed: roll back any open transaction and free resources. Idempotent. */
   close(): Promise<void>;
+  /** @@session.wait_timeout in seconds: the server closes the connection after that long idle (ERR 4031). */
+  waitTimeout(): number;
 }
 
 /** Stored credentials of an account (never the plaintext password). */
@@ -84,4 +92,6 @@ export interface Engine {
   openSession(opts: SessionOptions): Promise<Session>;
   /** Counts a statement for COM_STATISTICS / status. */
   stats(): ServerStats;
+  /** @@global.max_connections: connections beyond it are refused with 1040 (counted per process). */
+  maxConnections(): number;
 }

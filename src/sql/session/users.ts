@@ -1,19 +1,55 @@
+/**
+ * Accounts known to the engine, read from the catalog (so every SQL node sharing the store sees
+ * the same ones). Only the double hashes the auth plugins verify against are stored; plaintext
+ * passwords are hashed at once and dropped. 'root'@'%' is created on the first start (with the
+ * initial password) and is the built-in superuser; the user name `root` names no other account.
+ */
 import { createHash } from 'node:crypto';
+import { AccountCatalog, type AccountEdit, type StoredAccount } from '../../catalog/index.js';
+import type { TxnStore } from '../../txn/index.js';
+import { Grants, isRoot, matchAccount, ROOT } from './account-match.js';
 import type { UserAuth } from './types.js';
 
-/**
- * Accounts known to the engine. For now only `root`, accepted from any host. Only the double
- * hashes the auth plugins verify against are kept; the plaintext password is dropped at once.
- */
 export class UserRegistry {
-  private readonly accounts = new Map<string, UserAuth>();
+  private readonly catalog: AccountCatalog;
 
-  constructor(rootPassword: string) {
-    this.accounts.set('root', hashPassword(rootPassword));
+  constructor(txns: TxnStore) {
+    this.catalog = new AccountCatalog(txns);
   }
 
-  lookup(user: string, _host: string): UserAuth | null {
-    return this.accounts.get(user) ?? null;
+  /**
+   * First start only: when the store holds no account yet, creates 'root'@'%' with
+   * `rootPassword` (may be empty). Later starts keep the stored accounts. True if it created root.
+   */
+  bootstrap(rootPassword: string): Promise<boolean> {
+    return this.catalog.bootstrap({ ...ROOT, ...hashPassword(rootPassword), global: [], dbs: [], tables: [] });
+  }
+
+  /** Credentials of the account `user` logs in as from `host`, or null. */
+  async lookup(user: string, host: string): Promise<UserAuth | null> {
+    const a = matchAccount(await this.accounts(), user, host);
+    return a === undefined ? null : { nativeHash: a.nativeHash, sha2Hash: a.sha2Hash };
+  }
+
+  /** The privileges of a session of `user` connected from `host`, as of now. */
+  async grantsFor(user: string, host: string): Promise<Grants> {
+    const a = matchAccount(await this.accounts(), user, host);
+    return new Grants(a, a !== undefined && isRoot(a));
+  }
+
+  /** Does the session's account hold `priv` globally (e.g. SUPER, PROCESS)? Root always does. */
+  async hasGlobalPrivilege(user: string, host: string, priv: string): Promise<boolean> {
+    if (user === ROOT.user) return true;
+    return (await this.grantsFor(user, host)).hasGlobal(priv);
+  }
+
+  async accounts(): Promise<readonly StoredAccount[]> {
+    return (await this.catalog.snapshot()).accounts;
+  }
+
+  /** Changes accounts in one transaction (see AccountCatalog.update). */
+  update<T>(fn: (edit: AccountEdit) => T | Promise<T>): Promise<T> {
+    return this.catalog.update(fn);
   }
 }
 

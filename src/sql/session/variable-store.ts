@@ -74,6 +74,9 @@ export class SessionVariables {
     if (scope === 'session' && d.scope === 'global') throw SqlError.of('ER_GLOBAL_VARIABLE', d.name);
     if (scope === 'global' && d.scope === 'session') throw SqlError.of('ER_LOCAL_VARIABLE', d.name);
     const v = value === undefined ? this.defaultFor(scope, d) : normalizeVariableValue(d, value);
+    if (d.name === 'require_secure_transport' && v === 1n && this.globals.values.get('have_ssl') !== 'YES') {
+      throw SqlError.of('ER_NO_SECURE_TRANSPORTS_CONFIGURED');
+    }
     if (scope === 'global') this.globals.values.set(d.name, v);
     else this.values.set(d.name, v);
     return { name: d.name, value: v };

@@ -86,6 +86,10 @@ export class FakeEngine implements Engine {
   stats(): ServerStats {
     return { uptimeSeconds: 10, threads: 1, questions: 25, slowQueries: 0, openTables: 3 };
   }
+
+  maxConnections(): number {
+    return 151;
+  }
 }
 
 const ok = (affectedRows = 0n, insertId = 0n, info = ''): ExecResult => ({ kind: 'ok', affectedRows, insertId, info, warnings: 0 });
@@ -187,5 +191,9 @@ class FakeSession implements Session {
   async close(): Promise<void> {
     const closes = this.engine.received.closes;
     closes.set(this.sessionId, (closes.get(this.sessionId) ?? 0) + 1);
+  }
+
+  waitTimeout(): number {
+    return 28800;
   }
 }

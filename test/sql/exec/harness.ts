@@ -5,11 +5,12 @@ import { DateTime, type Value } from '../../../src/types/index.js';
 import { parseStatement, type VarScope } from '../../../src/sql/parse/index.js';
 import { tableSpecFromAst, indexSpecFromAst } from '../../../src/sql/session/ddl-from-ast.js';
 import type { ExecResult, OkResult, RowsResult } from '../../../src/sql/session/types.js';
-import { compileStatement, type ExecContext } from '../../../src/sql/exec/index.js';
+import { compileStatement, uncancellable, type ExecContext } from '../../../src/sql/exec/index.js';
 import { MemTxnStore } from './mem-txn.js';
 
 export class TestContext implements ExecContext {
   readonly warnings: Array<{ code: number; message: string }> = [];
+  readonly cancel = uncancellable();
   constructor(
     readonly params: readonly Value[],
     readonly txn: Txn,
@@ -51,6 +52,9 @@ export class TestContext implements ExecContext {
   }
   setFoundRows(n: bigint): void {
     this.db.found = n;
+  }
+  virtualRows(): Promise<Value[][]> {
+    return Promise.resolve([]);
   }
 }
 

@@ -59,6 +59,12 @@ class MemTxn implements Txn {
     return this.buffer.size;
   }
 
+  readonly writeBytes = 0;
+
+  limitWrites(): void {
+    // Unlimited: the executor tests never buffer large transactions.
+  }
+
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.store.gets++;
     return Promise.resolve(this.read(key));

@@ -211,7 +211,7 @@ describe('SHOW, DESCRIBE, EXPLAIN, KILL, no-ops', () => {
     expect(p('SHOW CHARSET')).toEqual({ ...base, target: 'charset' });
     expect(p('SHOW TABLE STATUS')).toEqual({ ...base, target: 'tableStatus' });
     expect(p('SHOW FULL PROCESSLIST')).toEqual({ ...base, target: 'processlist', full: true });
-    expect(p('SHOW GRANTS')).toEqual({ ...base, target: 'grants' });
+    expect(p('SHOW GRANTS')).toEqual({ kind: 'account', stmt: { op: 'showGrants' } });
     expect(p('SHOW PLUGINS')).toEqual({ ...base, target: 'plugins' });
   });
   it('DESCRIBE / EXPLAIN', () => {

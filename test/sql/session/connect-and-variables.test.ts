@@ -77,11 +77,16 @@ describe('what clients send on connect', () => {
 });
 
 describe('other statements', () => {
-  it('KILL QUERY is accepted, KILL CONNECTION is not supported yet; no-ops return OK', async () => {
+  it('KILL: 1317 for its own connection, OK for another, 1094 for an unknown id; no-ops return OK', async () => {
     const s = await t.open();
-    await s.query(`KILL QUERY ${s.connectionId}`);
-    expect(await errnoOf(s.query(`KILL ${s.connectionId}`))).toBe(1235);
+    const other = await t.open();
+    expect(await errnoOf(s.query(`KILL QUERY ${s.connectionId}`))).toBe(1317);
+    await s.query(`KILL QUERY ${other.connectionId}`);
+    await s.query(`KILL CONNECTION ${other.connectionId}`);
+    expect(await errnoOf(s.query('KILL 987654'))).toBe(1094);
+    expect(await errnoOf(s.query(`KILL ${s.connectionId}`))).toBe(1317);
     await s.query('UNLOCK TABLES');
+    await other.close();
     await s.close();
   });
 });

@@ -1,0 +1,86 @@
+/**
+ * Failures of the LMDB files turned into errors a client or an operator can act on.
+ *
+ * Writes: lmdb-js rejects every transaction of a failed write batch with 'Commit failed (see
+ * commitError for details)' and the OS / LMDB error in a `commitError` promise. LMDB aborts the
+ * whole write transaction (the meta page is written last), so nothing of the batch is applied
+ * and the environment stays usable. The client gets:
+ *   - 1021 ER_DISK_FULL    ENOSPC / EDQUOT, or EIO (LMDB's "short write") while the file
+ *                          system has (almost) no space left;
+ *   - 1114 ER_STORAGE_FULL MDB_MAP_FULL (lmdb-js grows the map by itself, so in practice only
+ *                          when it cannot);
+ *   - 1180 ER_ERROR_DURING_COMMIT any other I/O error (EROFS, EACCES, EIO ...).
+ * Each message names the file and the OS error and says the transaction was rolled back.
+ * Example: "Disk full (/data/data.mdb: No space left on device (errno 28), 0 bytes free; the
+ * transaction was rolled back); waiting for someone to free some space...".
+ *
+ * Start-up: a data directory that cannot be created or opened for writing gives an Error
+ * naming the directory, the OS error and what to fix.
+ */
+import { statfs } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SqlError } from '../../errors/index.js';
+
+const EACCES = 13;
+const ENOTDIR = 20;
+const EROFS = 30;
+const EPERM = 1;
+const EIO = 5;
+const ENOSPC = 28;
+const EDQUOT = 122;
+const MDB_MAP_FULL = -30792;
+/** Below this much free space an EIO from a write is taken for a full file system. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+export interface WriteFailure {
+  /** What the caller should throw. */
+  readonly error: unknown;
+  /** True when it is a failure of the store's files (worth one log line), not a caller's error. */
+  readonly storage: boolean;
+}
+
+/** Maps an error from an lmdb-js write transaction; other errors pass through unchanged. */
+export async function mapWriteError(err: unknown, dir: string, url: string): Promise<WriteFailure> {
+  const inner = (err as { commitError?: unknown } | null)?.commitError;
+  const cause = inner instanceof Promise ? await inner.then(() => err, (e: unknown) => e) : err;
+  const errno = lmdbCode(cause);
+  if (errno === undefined || !(cause instanceof Error)) return { error: err, storage: false };
+  const file = join(dir, 'data.mdb');
+  const rolledBack = 'the transaction was rolled back';
+  if (errno === MDB_MAP_FULL) return { error: SqlError.of('ER_STORAGE_FULL', `${url} (${cause.message}; ${rolledBack})`), storage: true };
+  const free = await freeBytes(dir);
+  const freeText = free === undefined ? '' : `, ${free} bytes free`;
+  if (errno === ENOSPC || errno === EDQUOT || (errno === EIO && free !== undefined && free < NEARLY_FULL_BYTES)) {
+    const what = errno === EIO ? `short write (${cause.message}, errno ${errno}): the file system is full` : `${cause.message} (errno ${errno})`;
+    return { error: SqlError.of('ER_DISK_FULL', `${file}: ${what}${freeText}; ${rolledBack}`), storage: true };
+  }
+  return { error: SqlError.of('ER_ERROR_DURING_COMMIT', errno, `${cause.message} writing ${file}; ${rolledBack}`), storage: true };
+}
+
+/** Why the store in `dir` cannot be opened, with what to fix. */
+export function openError(dir: string, err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  const errno = lmdbCode(err) ?? -(((err as { errno?: unknown }).errno as number | undefined) ?? 0);
+  const code = (err as { code?: unknown }).code;
+  let hint = 'the data directory must be a writable directory';
+  if (errno === EACCES || errno === EPERM || code === 'EACCES' || code === 'EPERM') hint = 'the data directory is not writable by this user: fix its owner or mode';
+  else if (errno === EROFS || code === 'EROFS') hint = 'the data directory is on a read-only file system';
+  else if (errno === ENOTDIR || code === 'ENOTDIR' || code === 'EEXIST') hint = 'the data directory path is not a directory';
+  else if (errno === ENOSPC || code === 'ENOSPC') hint = 'the disk is full';
+  return new Error(`cannot open the embedded store in ${dir}: ${message}; ${hint}`, { cause: err });
+}
+
+/** The errno (or negative LMDB code) lmdb-js puts in `code`; undefined for other errors. */
+function lmdbCode(err: unknown): number | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'number' && code !== 0 ? code : undefined;
+}
+
+async function freeBytes(dir: string): Promise<number | undefined> {
+  try {
+    const s = await statfs(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
+}
