@@ -165,7 +165,8 @@ describe('runClient', () => {
       initial: 1_000_000n,
       rng: seededRandom(9),
       ledger,
-      deadline: Date.now() + 200,
+      // Long enough for > 10 transfers even on a loaded machine (the fake connection is instant).
+      deadline: Date.now() + 1500,
       connect: () =>
         connectWithRetry(
           { target: { host: 'x', port: 1, user: 'root', password: '', database: 'd' }, timeoutMs: 10 },

@@ -67,17 +67,17 @@ export async function spawnNode(dataDir: string, extraArgs: readonly string[] = 
     [join(REPO_ROOT, 'bin/shale.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'info', ...extraArgs],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  // With --workers N, every worker logs its own "listening": wait for all of them.
+  const workersFlag = extraArgs.indexOf('--workers');
+  const listeners = workersFlag >= 0 ? Number(extraArgs[workersFlag + 1] ?? 1) : 1;
   const port = await new Promise<number>((resolvePort, reject) => {
     let buf = '';
     const onData = (chunk: Buffer): void => {
       buf += chunk.toString();
-      for (const line of buf.split('\n')) {
-        const m = /"event":"listening".*?"port":(\d+)/.exec(line);
-        if (m) {
-          child.stderr?.off('data', onData);
-          resolvePort(Number(m[1]));
-          return;
-        }
+      const ports = [...buf.matchAll(/"event":"listening".*?"port":(\d+)/g)].map((m) => Number(m[1]));
+      if (ports.length >= listeners) {
+        child.stderr?.off('data', onData);
+        resolvePort(ports[0] as number);
       }
     };
     child.stderr?.on('data', onData);

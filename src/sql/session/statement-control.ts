@@ -10,7 +10,7 @@
  */
 import type { BackfillProgress } from '../../catalog/index.js';
 import { Cancellation, type InterruptReason } from '../exec/index.js';
-import { statementHints, type Statement } from '../parse/index.js';
+import { normalizeStatement, statementHints, type Statement } from '../parse/index.js';
 import type { Value } from '../../types/index.js';
 import { backfillReporter } from './backfill-progress.js';
 import type { EngineCore } from './engine-core.js';
@@ -69,7 +69,7 @@ export class StatementControl implements KillTarget {
 
   /** The text of the command running now (PROCESSLIST Info), null when idle. */
   get info(): string | null {
-    return this.sql;
+    return shownText(this.sql);
   }
 
   beginCommand(command: string, sql: string): void {
@@ -91,7 +91,7 @@ export class StatementControl implements KillTarget {
       command: this.killedConnection ? 'Killed' : this.command,
       time: Math.floor((Date.now() - this.since) / 1000),
       state: this.command === 'Sleep' ? '' : (this.stateText ?? 'executing'),
-      info: this.sql,
+      info: shownText(this.sql),
     };
   }
 
@@ -173,4 +173,11 @@ export class StatementControl implements KillTarget {
     const v = this.variables.peek('max_execution_time');
     return typeof v === 'bigint' ? Number(v) : 0;
   }
+}
+
+/** Statements that may carry a password are shown with every literal replaced by `?`. */
+const SECRET_BEARING = /\b(IDENTIFIED|PASSWORD)\b/i;
+
+export function shownText(sql: string | null): string | null {
+  return sql !== null && SECRET_BEARING.test(sql) ? normalizeStatement(sql) : sql;
 }
