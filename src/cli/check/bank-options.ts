@@ -4,6 +4,7 @@
  * a usage error (exit code 2).
  */
 import { InvalidArgumentError } from 'commander';
+import { DEFAULT_MYSQL_PORT, parseMysqlUrl } from '../mysql-url.js';
 
 /** Where the checker connects: parsed from mysql://user:password@host:port/database. */
 export interface BankTarget {
@@ -31,31 +32,18 @@ export interface BankOptions {
   readonly json: boolean;
 }
 
-export const DEFAULT_PORT = 4000;
+export const DEFAULT_PORT = DEFAULT_MYSQL_PORT;
 export const DEFAULT_DATABASE = 'bankcheck';
 const IDENT = /^[A-Za-z0-9_$]{1,64}$/;
 
-/** Parses mysql://[user[:password]@]host[:port][/database]. */
+/** Parses mysql://[user[:password]@]host[:port][/database] (database default: bankcheck). */
 export function parseBankUrl(value: string): BankTarget {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('expected mysql://user:password@host:port/database');
-  }
-  if (url.protocol !== 'mysql:') throw new InvalidArgumentError(`unsupported scheme "${url.protocol}" (use mysql://)`);
-  if (url.hostname === '') throw new InvalidArgumentError('the URL has no host');
-  if (url.search !== '' || url.hash !== '') throw new InvalidArgumentError('query parameters and fragments are not supported');
-  const port = url.port === '' ? DEFAULT_PORT : Number(url.port);
-  const path = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  const database = path === '' ? DEFAULT_DATABASE : path;
+  const { host, port, user, password, database: named } = parseMysqlUrl(value);
+  const database = named === '' ? DEFAULT_DATABASE : named;
   if (!IDENT.test(database)) {
     throw new InvalidArgumentError(`database name "${database}" must be 1-64 letters, digits, _ or $`);
   }
-  const user = url.username === '' ? 'root' : decodeURIComponent(url.username);
-  // An IPv6 literal keeps its brackets in URL.hostname; net.connect wants it bare.
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  return { host, port, user, password: decodeURIComponent(url.password), database };
+  return { host, port, user, password, database };
 }
 
 /** The target as a URL without the password, for reports. */

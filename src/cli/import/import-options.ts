@@ -4,6 +4,7 @@
  * a usage error (exit code 2).
  */
 import { InvalidArgumentError } from 'commander';
+import { DEFAULT_MYSQL_PORT, parseMysqlUrl } from '../mysql-url.js';
 
 /** The server the dump is loaded into. */
 export interface ImportTarget {
@@ -35,29 +36,13 @@ export interface ImportFlags {
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
-export const DEFAULT_PORT = 4000;
+export const DEFAULT_PORT = DEFAULT_MYSQL_PORT;
 export const DEFAULT_USER = 'root';
 
 /** Parses mysql://[user[:password]@]host[:port][/database]. */
 export function parseImportUrl(value: string): ImportTarget {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new InvalidArgumentError('expected mysql://user:password@host:port/database');
-  }
-  if (url.protocol !== 'mysql:') throw new InvalidArgumentError(`unsupported scheme "${url.protocol}" (use mysql://)`);
-  if (url.hostname === '') throw new InvalidArgumentError('the URL has no host');
-  if (url.search !== '' || url.hash !== '') throw new InvalidArgumentError('query parameters and fragments are not supported');
-  const database = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  return {
-    // An IPv6 literal keeps its brackets in URL.hostname; net.connect wants it bare.
-    host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: url.port === '' ? DEFAULT_PORT : Number(url.port),
-    user: url.username === '' ? DEFAULT_USER : decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    ...(database !== '' ? { database } : {}),
-  };
+  const { database, ...rest } = parseMysqlUrl(value);
+  return { ...rest, ...(database !== '' ? { database } : {}) };
 }
 
 /** A commander parser for a TCP port 1-65535. */

@@ -10,6 +10,7 @@ import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
 import { runAccount, type AccountHost } from './account-statements.js';
 import { runAdmin } from './admin-statements.js';
+import { CachedSettings, computedVariable } from './cached-settings.js';
 import { collationForId } from './charset.js';
 import { CompiledCache } from './compiled-cache.js';
 import { isDdl, okResult, runDdl } from './ddl.js';
@@ -52,9 +53,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   private lastInsert = 0n;
   private lastRowCount = -1n;
   private lastFoundRows = 0n;
-  private autocommitOn = true;
-  private strict = true;
-  private tz = 'SYSTEM';
+  private readonly settings: CachedSettings;
   private closed = false;
   /** Plan of the data statement running now (for the slow-query log). */
   private currentPlan: CompiledStatement['plan'];
@@ -79,10 +78,10 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     this.control = new StatementControl(engine, opts, this.variables, opts.disconnect);
     this.diagnostics = new Diagnostics(() => Number(this.variables.peek('max_error_count') ?? 1024n));
     this.txc = new TransactionControl(engine.txns, {
-      autocommit: () => this.autocommitOn,
+      autocommit: () => this.settings.autocommit,
       readOnlyDefault: () => this.variables.peek('transaction_read_only') === 1n,
     }, engine.retryGate, engine.observer);
-    this.refreshCachedVariables();
+    this.settings = new CachedSettings(this.variables);
   }
 
   // --- Session API -----------------------------------------------------------------------------
@@ -92,7 +91,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   }
 
   autocommit(): boolean {
-    return this.autocommitOn;
+    return this.settings.autocommit;
   }
 
   currentDatabase(): string | null {
@@ -151,7 +150,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     this.lastInsert = 0n;
     this.lastRowCount = -1n;
     this.lastFoundRows = 0n;
-    this.refreshCachedVariables();
+    this.settings.refresh();
   }
 
   async close(): Promise<void> {
@@ -346,11 +345,11 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   }
 
   variableChanged(name: string): void {
-    if (name === 'sql_mode' || name === 'time_zone' || name === 'autocommit') this.refreshCachedVariables();
+    if (name === 'sql_mode' || name === 'time_zone' || name === 'autocommit') this.settings.refresh();
   }
 
   async autocommitChanged(on: boolean): Promise<void> {
-    this.autocommitOn = on;
+    this.settings.autocommit = on;
     if (on && this.txc.inTransaction()) await this.txc.commit();
   }
 
@@ -358,25 +357,8 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     this.txc.setNextReadOnly(readOnly);
   }
 
-  private refreshCachedVariables(): void {
-    this.autocommitOn = this.variables.peek('autocommit') !== 0n;
-    const mode = this.variables.peek('sql_mode');
-    this.strict = typeof mode === 'string' && /STRICT_(TRANS|ALL)_TABLES/.test(mode);
-    const tz = this.variables.peek('time_zone');
-    this.tz = typeof tz === 'string' ? tz : 'SYSTEM';
-  }
-
   private computedVariable(name: string): Value | undefined {
-    switch (name) {
-      case 'warning_count':
-        return BigInt(this.diagnostics.warningCount());
-      case 'error_count':
-        return BigInt(this.diagnostics.errorCount());
-      case 'last_insert_id':
-        return this.lastInsert;
-      default:
-        return undefined;
-    }
+    return computedVariable(name, this.diagnostics, this.lastInsert);
   }
 
   // --- ContextHost -----------------------------------------------------------------------------
@@ -405,10 +387,10 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     return `${this.user}@${this.host}`;
   }
   strictMode(): boolean {
-    return this.strict;
+    return this.settings.strict;
   }
   timeZone(): string {
-    return this.tz;
+    return this.settings.timeZone;
   }
   warn(code: number, message: string): void {
     this.diagnostics.add('Warning', code, message);
