@@ -9,6 +9,7 @@ import type { ExecResult } from '../sql/session/types.js';
 import type { Connection } from './connection.js';
 import { errorFields } from './error-reply.js';
 import { writeErr } from './packets/err.js';
+import { SocketRowSink } from './row-stream.js';
 import { sendResult } from './send-result.js';
 
 /** MySQL prints at most 80 characters of the text after the error position. */
@@ -23,7 +24,7 @@ export async function handleQuery(conn: Connection, payload: Buffer): Promise<vo
   for (let i = 0; i < pieces.length; i++) {
     let result: ExecResult;
     try {
-      result = await session.query(pieces[i] as string);
+      result = await session.query(pieces[i] as string, new SocketRowSink(conn, false, i < pieces.length - 1));
     } catch (err) {
       writeErr(conn.writer, errorFields(err, conn.log, 'query'));
       return;

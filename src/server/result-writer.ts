@@ -15,7 +15,7 @@ import { PacketWriter } from './packet-writer.js';
 import { textValue } from './text-value.js';
 
 /** Flush to the socket once this much is buffered in the middle of a result set. */
-const FLUSH_AT = 1024 * 1024;
+export const FLUSH_AT = 1024 * 1024;
 
 export interface ResponseSink {
   readonly writer: PacketWriter;

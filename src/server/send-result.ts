@@ -8,6 +8,7 @@
 import type { ExecResult } from '../sql/session/types.js';
 import type { Connection } from './connection.js';
 import { BrokenResponse } from './protocol-errors.js';
+import { writeEof } from './packets/eof.js';
 import { columnsMeta, writeOkResult, writeResultSet } from './result-writer.js';
 
 export async function sendResult(conn: Connection, result: ExecResult, moreResults: boolean, binary: boolean): Promise<void> {
@@ -19,6 +20,10 @@ export async function sendResult(conn: Connection, result: ExecResult, moreResul
     const status = conn.status(moreResults);
     if (result.kind === 'ok') {
       writeOkResult(w, result, status);
+      return;
+    }
+    if (result.streamed !== undefined) {
+      writeEof(w, Math.min(result.warnings, 0xffff), status); // columns and rows went out already
       return;
     }
     const meta = columnsMeta(result.columns, conn.collationId, conn.columnsCache);

@@ -4,7 +4,9 @@
  * Spec: /work/shared/reference/mysql-protocol.md §2.1–2.2.
  */
 import { SqlError } from '../errors/index.js';
-import type { Value } from '../types/index.js';
+import type { ExecResult, Value } from '../types/index.js';
+import { errorFields } from './error-reply.js';
+import { writeErr } from './packets/err.js';
 import { ByteReader } from './byte-reader.js';
 import { BINARY_COLLATION, WireType } from './constants.js';
 import type { Connection } from './connection.js';
@@ -17,6 +19,7 @@ import { writePrepareOk } from './packets/stmt-prepare-ok.js';
 import { LongData } from './long-data.js';
 import type { StatementEntry } from './prepared-registry.js';
 import { columnsMeta, writeColumnBlock } from './result-writer.js';
+import { SocketRowSink } from './row-stream.js';
 import { sendResult } from './send-result.js';
 
 /** What MySQL sends for each parameter of a prepared statement. */
@@ -65,7 +68,15 @@ export async function handleExecute(conn: Connection, payload: Buffer): Promise<
   } finally {
     entry.longData.clear();
   }
-  const result = await entry.stmt.execute(params);
+  const sink = new SocketRowSink(conn, true, false);
+  let result: ExecResult;
+  try {
+    result = await entry.stmt.execute(params, sink);
+  } catch (err) {
+    if (!sink.started) throw err;
+    writeErr(conn.writer, errorFields(err, conn.log, 'execute')); // after the rows already sent
+    return;
+  }
   await sendResult(conn, result, false, true);
 }
 

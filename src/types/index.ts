@@ -17,4 +17,4 @@ export {
   formatColumnType,
 } from './column-type.js';
 export { type Value, Decimal, DateTime, Duration, isDecimal, isBytes } from './value.js';
-export type { ResultColumn, OkResult, RowsResult, ExecResult } from './result.js';
+export type { ResultColumn, OkResult, RowsResult, ExecResult, RowSink } from './result.js';

@@ -35,9 +35,20 @@ export interface OkResult {
   readonly warnings: number;
 }
 
+/**
+ * Receives a large result set while the statement runs, so it never sits whole in memory. The
+ * engine calls `begin` once, then `rows` per batch (awaiting it is the back-pressure).
+ */
+export interface RowSink {
+  begin(columns: readonly ResultColumn[]): Promise<void>;
+  rows(batch: ReadonlyArray<readonly Value[]>): Promise<void>;
+}
+
 /** A complete result set. Values follow `columns[i].type` (see types/value.ts). */
 export interface RowsResult {
   readonly kind: 'rows';
+  /** Set when the rows already went to a RowSink (`rows` is then empty): how many were sent. */
+  readonly streamed?: number;
   readonly columns: readonly ResultColumn[];
   readonly rows: ReadonlyArray<readonly Value[]>;
   readonly warnings: number;

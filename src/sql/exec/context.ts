@@ -2,7 +2,7 @@
 import type { Catalog, Schema } from '../../catalog/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { EvalContext } from '../expr/index.js';
-import type { ExecResult, ResultColumn, Value } from '../../types/index.js';
+import type { ExecResult, ResultColumn, RowSink, Value } from '../../types/index.js';
 import type { ExplainTop, PlanNode } from '../plan/index.js';
 import type { Cancellation } from './cancellation.js';
 
@@ -19,6 +19,8 @@ export interface ExecContext extends EvalContext {
   readonly cancel: Cancellation;
   /** The rows of an information_schema table (plan/info-schema.ts), in its column order. */
   virtualRows(table: string): Promise<Value[][]>;
+  /** Where a large SELECT result is streamed to, when the caller can take it (see select.ts). */
+  readonly rowSink?: RowSink | undefined;
 }
 
 export interface CompiledStatement {

@@ -8,10 +8,10 @@ import { decodeRow } from '../../codec/index.js';
 import type { ColumnType, Value } from '../../types/index.js';
 import { buildSelect, type PlanNode } from '../plan/index.js';
 import type { SelectStmt } from '../parse/index.js';
-import type { ExecResult, ResultColumn } from '../../types/index.js';
+import type { ExecResult, ResultColumn, RowSink } from '../../types/index.js';
 import type { CompiledStatement, ExecContext } from './context.js';
 import { buildExecutor } from './build.js';
-import { drain, type Row } from './executor.js';
+import { drain, type Executor, type Row } from './executor.js';
 import { resultColumns } from './result-columns.js';
 import { PointKeyer } from './point-key.js';
 import { EMPTY, UNUSABLE } from './range-values.js';
@@ -27,13 +27,41 @@ export function selectStatement(plan: PlanNode, schemaVersion: bigint, readOnly:
   const factory = buildExecutor(plan);
   const fast = fastPointSelect(plan, columns);
   const general = async (ctx: ExecContext): Promise<ExecResult> => {
-    const rows = await drain(factory(ctx, Infinity));
-    return { kind: 'rows', columns, rows, warnings: 0 };
+    if (ctx.rowSink === undefined) return { kind: 'rows', columns, rows: await drain(factory(ctx, Infinity)), warnings: 0 };
+    return streamRows(factory(ctx, Infinity), columns, ctx.rowSink);
   };
   return { columns, schemaVersion, readOnly, plan, run: fast ?? general };
 }
 
 type Run = (ctx: ExecContext) => Promise<ExecResult>;
+
+/** Results up to this many rows are returned whole; larger ones are streamed to the sink. */
+export const STREAM_AFTER_ROWS = 8192;
+
+/**
+ * Collects rows until there are more than STREAM_AFTER_ROWS, then hands them and every later
+ * batch to `sink`, so memory stays bounded by a few batches whatever the result size.
+ */
+async function streamRows(ex: Executor, columns: readonly ResultColumn[], sink: RowSink): Promise<ExecResult> {
+  let held: Row[] = [];
+  let sent = -1;
+  for (let batch = await ex.next(); batch !== null; batch = await ex.next()) {
+    if (sent >= 0) {
+      await sink.rows(batch);
+      sent += batch.length;
+      continue;
+    }
+    for (const r of batch) held.push(r);
+    if (held.length > STREAM_AFTER_ROWS) {
+      await sink.begin(columns);
+      await sink.rows(held);
+      sent = held.length;
+      held = [];
+    }
+  }
+  if (sent < 0) return { kind: 'rows', columns, rows: held, warnings: 0 };
+  return { kind: 'rows', columns, rows: [], streamed: sent, warnings: 0 };
+}
 
 function fastPointSelect(plan: PlanNode, columns: readonly ResultColumn[]): Run | null {
   if (plan.kind !== 'projection' || plan.child.kind !== 'pointGet') return null;

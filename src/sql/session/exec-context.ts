@@ -4,7 +4,7 @@
  */
 import type { Catalog, Schema } from '../../catalog/index.js';
 import type { Txn } from '../../txn/index.js';
-import type { DateTime, Value } from '../../types/index.js';
+import type { DateTime, RowSink, Value } from '../../types/index.js';
 import type { EvalContext } from '../expr/index.js';
 import type { Cancellation, ExecContext } from '../exec/index.js';
 import type { VarScope } from '../parse/index.js';
@@ -71,6 +71,7 @@ export class StatementEvalContext implements EvalContext {
 /** What a data statement reads from the statement it belongs to (statement-control.ts). */
 export interface StatementEnv {
   readonly cancel: Cancellation;
+  readonly rowSink?: RowSink | undefined;
   virtualRows(table: string): Promise<Value[][]>;
 }
 
@@ -92,6 +93,10 @@ export class StatementExecContext extends StatementEvalContext implements ExecCo
 
   virtualRows(table: string): Promise<Value[][]> {
     return this.env.virtualRows(table);
+  }
+
+  get rowSink(): RowSink | undefined {
+    return this.env.rowSink;
   }
 
   setLastInsertId(id: bigint): void {

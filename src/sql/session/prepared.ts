@@ -6,7 +6,7 @@
  */
 import type { Schema } from '../../catalog/index.js';
 import { SqlError } from '../../errors/index.js';
-import type { Value } from '../../types/index.js';
+import type { RowSink, Value } from '../../types/index.js';
 import { compileStatement, type CompiledStatement } from '../exec/index.js';
 import type { ParsedStatement, Statement } from '../parse/index.js';
 import type { ExecResult, PreparedStatement, ResultColumn } from './types.js';
@@ -21,6 +21,7 @@ export interface PreparedHost {
     params: readonly Value[],
     planner: (schema: Schema) => CompiledStatement,
     sql: string,
+    rowSink?: RowSink,
   ): Promise<ExecResult>;
 }
 
@@ -49,11 +50,11 @@ export class PreparedStatementImpl implements PreparedStatement {
     return this.compiled?.columns ?? [];
   }
 
-  execute(params: readonly Value[]): Promise<ExecResult> {
+  execute(params: readonly Value[], rowSink?: RowSink): Promise<ExecResult> {
     if (this.closed || params.length !== this.paramCount) {
       return Promise.reject(SqlError.of('ER_WRONG_ARGUMENTS', 'mysqld_stmt_execute'));
     }
-    return this.host.executePrepared(this.stmt, params, (schema) => this.plan(schema), this.sql);
+    return this.host.executePrepared(this.stmt, params, (schema) => this.plan(schema), this.sql, rowSink);
   }
 
   close(): void {

@@ -5,7 +5,7 @@
  */
 import type { Schema } from '../../catalog/index.js';
 import { isSqlError, SqlError } from '../../errors/index.js';
-import type { Value } from '../../types/index.js';
+import type { RowSink, Value } from '../../types/index.js';
 import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
 import { runAccount, type AccountHost } from './account-statements.js';
@@ -109,9 +109,9 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     return splitStatements(sql);
   }
 
-  async query(sql: string): Promise<ExecResult> {
+  async query(sql: string, rowSink?: RowSink): Promise<ExecResult> {
     this.engine.counters.questions++;
-    this.control.beginCommand('Query', sql);
+    this.control.beginCommand('Query', sql, rowSink);
     try {
       let parsed: ReturnType<EngineCore['statements']['parse']>;
       try {
@@ -168,9 +168,9 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   // --- statement execution ---------------------------------------------------------------------
 
   /** PreparedHost: COM_STMT_EXECUTE. */
-  async executePrepared(stmt: Statement, params: readonly Value[], planner: Planner, sql: string): Promise<ExecResult> {
+  async executePrepared(stmt: Statement, params: readonly Value[], planner: Planner, sql: string, rowSink?: RowSink): Promise<ExecResult> {
     this.engine.counters.questions++;
-    this.control.beginCommand('Execute', sql);
+    this.control.beginCommand('Execute', sql, rowSink);
     try {
       return await this.runStatement(stmt, params, planner);
     } finally {

@@ -11,7 +11,7 @@
 import type { BackfillProgress } from '../../catalog/index.js';
 import { Cancellation, type InterruptReason } from '../exec/index.js';
 import { normalizeStatement, statementHints, type Statement } from '../parse/index.js';
-import type { Value } from '../../types/index.js';
+import type { RowSink, Value } from '../../types/index.js';
 import { backfillReporter } from './backfill-progress.js';
 import type { EngineCore } from './engine-core.js';
 import { infoSchemaRows } from './info-schema-rows.js';
@@ -72,17 +72,22 @@ export class StatementControl implements KillTarget {
     return shownText(this.sql);
   }
 
-  beginCommand(command: string, sql: string): void {
+  beginCommand(command: string, sql: string, rowSink?: RowSink): void {
     this.command = command;
     this.sql = sql;
     this.since = Date.now();
+    this.rowSink = rowSink;
   }
 
   endCommand(): void {
     this.command = 'Sleep';
     this.sql = null;
     this.since = Date.now();
+    this.rowSink = undefined;
   }
+
+  /** Where the running command's large result sets go (the client's socket), if anywhere. */
+  rowSink: RowSink | undefined;
 
   processInfo(who: { readonly user: string; readonly host: string; readonly db: string | null }): ProcessInfo {
     return {

@@ -62,7 +62,7 @@ export function slowQueryFields(e: StatementEvent, o: StatementOutcome): Record<
     kind: e.stmt?.kind ?? 'parse',
     ...statementDigest(e.sql),
     ms: Math.round(o.ms),
-    rowsSent: r?.kind === 'rows' ? r.rows.length : 0,
+    rowsSent: r?.kind === 'rows' ? r.streamed ?? r.rows.length : 0,
     rowsAffected: r?.kind === 'ok' ? Number(r.affectedRows) : 0,
     ...(o.plan !== undefined ? { plan: planSummary(o.plan) } : {}),
     ...(o.errno !== undefined ? { errno: o.errno } : {}),

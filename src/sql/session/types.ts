@@ -3,9 +3,9 @@
  * about plans, catalogs or KV: it authenticates, opens a Session per connection and turns
  * ExecResults and SqlErrors into packets.
  */
-import type { ExecResult, ResultColumn, Value } from '../../types/index.js';
+import type { ExecResult, ResultColumn, RowSink, Value } from '../../types/index.js';
 
-export type { ExecResult, OkResult, ResultColumn, RowsResult } from '../../types/index.js';
+export type { ExecResult, OkResult, ResultColumn, RowsResult, RowSink } from '../../types/index.js';
 
 /** A server-side prepared statement (COM_STMT_PREPARE). Parsed and planned once. */
 export interface PreparedStatement {
@@ -18,7 +18,7 @@ export interface PreparedStatement {
    * protocol (LONGLONG -> bigint, DOUBLE -> number, strings -> string, BLOB -> Uint8Array,
    * DATETIME -> DateTime, NULL -> null); the engine coerces them to the context type.
    */
-  execute(params: readonly Value[]): Promise<ExecResult>;
+  execute(params: readonly Value[], rowSink?: RowSink): Promise<ExecResult>;
   close(): void;
 }
 
@@ -53,7 +53,7 @@ export interface Session {
   /** Splits a COM_QUERY string into statements (`;` outside strings/comments); empty pieces dropped. */
   splitStatements(sql: string): string[];
   /** Runs one statement of a COM_QUERY. Throws SqlError. */
-  query(sql: string): Promise<ExecResult>;
+  query(sql: string, rowSink?: RowSink): Promise<ExecResult>;
   /** COM_STMT_PREPARE. Throws SqlError (ER_UNSUPPORTED_PS for statements that cannot be prepared). */
   prepare(sql: string): Promise<PreparedStatement>;
   /** COM_FIELD_LIST: the columns of `table` in the current database, with defaultText set. */
