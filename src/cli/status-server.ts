@@ -8,7 +8,8 @@
  * HEAD is accepted wherever GET is. Nothing here changes state, so it needs no authentication;
  * it listens on --status-host (default: --host).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { listen } from '../util/index.js';
 import type { Logger } from 'pino';
 import type { HealthReport } from './health.js';
 
@@ -81,15 +82,4 @@ export function healthStatusCode(h: HealthReport): number {
 function send(res: ServerResponse, req: IncomingMessage, status: number, contentType: string, body: string): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
   res.end(req.method === 'HEAD' ? undefined : body);
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error): void => reject(err);
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
 }

@@ -5,7 +5,8 @@
  * graceMs are cut. It resolves once the listener and all connections are closed.
  * Spec: /work/shared/reference/mysql-protocol.md §1.2 (errors before the greeting).
  */
-import { createServer, type Server, type Socket } from 'node:net';
+import { createServer, type Socket } from 'node:net';
+import { listen } from '../util/index.js';
 import type { SecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import { SqlError } from '../errors/index.js';
@@ -110,15 +111,4 @@ async function settlesWithin(p: Promise<unknown>, ms: number): Promise<boolean> 
   } finally {
     clearTimeout(timer);
   }
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: Error): void => reject(err);
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve();
-    });
-  });
 }

@@ -10,3 +10,4 @@ export {
   utf8Decode,
 } from './bytes.js';
 export { assert, assertNever } from './assert.js';
+export { listen } from './listen.js';
