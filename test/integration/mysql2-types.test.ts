@@ -116,7 +116,14 @@ for (const backend of backends()) {
         await expect(conn.query('SELEC 1')).rejects.toMatchObject({ errno: 1064, sqlState: '42000' });
       });
 
-      it('LIMIT ? with a DOUBLE parameter (mysql2 sends numbers as DOUBLE)', async () => {
+      it('types aliased select-list literals by their value (text protocol)', async () => {
+      const [rows, fields] = await conn.query("SELECT 1 AS one, 1+1 AS two, 'a' AS s, 2.5 AS d");
+      // LONGLONG, LONGLONG, VAR_STRING, NEWDECIMAL as MySQL (bigNumberStrings makes BIGINTs strings)
+      expect(fields.map((f) => f.columnType)).toEqual([8, 8, 253, 246]);
+      expect(rows).toEqual([{ one: '1', two: '2', s: 'a', d: '2.5' }]);
+    });
+
+    it('LIMIT ? with a DOUBLE parameter (mysql2 sends numbers as DOUBLE)', async () => {
         const [rows] = await conn.execute('SELECT id FROM all_types ORDER BY id LIMIT ?', [2]);
         expect((rows as unknown[]).length).toBe(2);
       });

@@ -27,7 +27,7 @@ const TYPE_WORDS = new Set([
 ]);
 
 export function planSlots(sql: string, tokens: readonly Token[], lift: boolean): SlotPlan {
-  const noLift = lift ? unaliasedItemTokens(sql, tokens) : undefined;
+  const noLift = lift ? selectItemTokens(sql, tokens) : undefined;
   const byToken: Array<Slot | undefined> = new Array<Slot | undefined>(tokens.length);
   const slots: Slot[] = [];
   const lifted: Value[] = [];
@@ -47,12 +47,15 @@ export function planSlots(sql: string, tokens: readonly Token[], lift: boolean):
   return { byToken, slots, placeholders, lifted };
 }
 
-/** Token indexes inside unaliased select items: their literals stay in the text (they label the column). */
-function unaliasedItemTokens(sql: string, tokens: readonly Token[]): Set<number> {
+/**
+ * Token indexes inside select items: their literals stay in the text. Unaliased, they label the
+ * column; aliased or not, they decide the column's type (`SELECT 1 AS x` is a BIGINT column, which
+ * a lifted parameter of unknown type could not be).
+ */
+function selectItemTokens(sql: string, tokens: readonly Token[]): Set<number> {
   const out = new Set<number>();
   for (const list of selectLists(sql, tokens)) {
     for (const item of list) {
-      if (item.aliased) continue;
       for (let i = item.first; i <= item.last; i++) out.add(i);
     }
   }
