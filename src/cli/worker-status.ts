@@ -91,7 +91,12 @@ export class WorkerStatus implements StatusHandlers {
         resolve(report);
       };
       this.pending.set(id, done);
-      worker?.send({ type: HEALTH_REQ, id } satisfies HealthRequest);
+      // A worker that died a moment ago may still look connected; its send then fails here
+      // (ERR_IPC_CHANNEL_CLOSED) instead of as an unhandled 'error' event.
+      const sent = worker?.send({ type: HEALTH_REQ, id } satisfies HealthRequest, undefined, (err: Error | null) => {
+        if (err !== null) done({ ok: false, status: 'unavailable', error: `a worker is gone: ${err.message}` });
+      });
+      if (sent === false && worker?.isConnected() === false) done({ ok: false, status: 'unavailable', error: 'a worker is gone' });
     });
   }
 }

@@ -35,6 +35,8 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const fork = (index: number): void => {
     const worker = cluster.fork({ SHALE_WORKER_INDEX: String(index) });
     live.add(worker);
+    // IPC errors of a dying worker (a send racing its exit) must not take the primary down.
+    worker.on('error', (err: Error) => logger.warn({ event: 'worker-error', index, err: err.message }, 'worker IPC error'));
     worker.on('exit', (code, signal) => {
       live.delete(worker);
       if (stopping) return;
