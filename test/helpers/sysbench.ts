@@ -4,16 +4,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export const WORKLOADS = [
-  'oltp_point_select',
-  'oltp_read_only',
-  'oltp_write_only',
-  'oltp_read_write',
-  'oltp_insert',
-  'oltp_update_index',
-  'oltp_update_non_index',
-  'oltp_delete',
-] as const;
+export { WORKLOADS } from '../../sysbench/bench/sysbench-cmd.js';
 
 export interface SysbenchTarget {
   readonly port: number;

@@ -1,0 +1,203 @@
+/**
+ * `npm run bench`: sysbench 1.0.20's OLTP workloads against ShaleDB (embedded store; optionally a
+ * local cluster through HAProxy) and a private MariaDB, one server after the other with identical
+ * parameters, on 127.0.0.1. Writes <out>/<name>.md (tables with ShaleDB / MariaDB ratios),
+ * <name>.json (every number) and <name>.svg (throughput vs threads per workload), and prints the
+ * markdown. Starts and stops everything it uses; Ctrl-C stops the servers too.
+ *
+ *   npm run bench                                  # 4×100k rows, threads 1,8,32, 30 s per run
+ *   npm run bench -- --threads 8 --time 60 --servers shaledb,cluster,mariadb
+ *   npm run bench -- --smoke                       # tiny tables, 2 s runs: checks the harness
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { svgChart } from './bench/chart.js';
+import { markdownReport } from './bench/markdown.js';
+import { createProgress } from './bench/progress.js';
+import { parseRunReport } from './bench/report-parse.js';
+import type { BenchParams, BenchResults, RunResult, ServerInfo } from './bench/results.js';
+import { mariadb, shaleCluster, shaleEmbedded, sql, type BenchServer, type ServerName } from './bench/servers.js';
+import { runWorkload, sysbench, WORKLOADS } from './bench/sysbench-cmd.js';
+
+const SERVER_NAMES: readonly ServerName[] = ['shaledb', 'cluster', 'mariadb'];
+
+interface Options {
+  readonly servers: ServerName[];
+  readonly threads: number[];
+  readonly time: number;
+  readonly tables: number;
+  readonly tableSize: number;
+  readonly workloads: string[];
+  readonly workers: number;
+  readonly out: string;
+  readonly name?: string;
+  readonly portBase: number;
+  readonly smoke: boolean;
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function intList(v: string): number[] {
+  return v.split(',').map((x) => positiveInt(x.trim()));
+}
+
+function nameList<T extends string>(allowed: readonly T[]): (v: string) => T[] {
+  return (v) =>
+    v.split(',').map((x) => {
+      const s = x.trim();
+      if (!(allowed as readonly string[]).includes(s)) throw new InvalidArgumentError(`expected some of ${allowed.join(', ')}`);
+      return s as T;
+    });
+}
+
+function program(): Command {
+  return new Command('bench')
+    .description('Runs sysbench OLTP workloads against ShaleDB and a private MariaDB side by side and reports ratios.')
+    .addOption(new Option('--servers <list>', 'servers to measure, in order').argParser(nameList(SERVER_NAMES)).default(['shaledb', 'mariadb'], 'shaledb,mariadb'))
+    .addOption(new Option('--threads <list>', 'sysbench thread counts').argParser(intList).default([1, 8, 32], '1,8,32'))
+    .addOption(new Option('--time <seconds>', 'length of each run').argParser(positiveInt).default(30))
+    .addOption(new Option('--tables <n>', 'sysbench --tables').argParser(positiveInt).default(4))
+    .addOption(new Option('--table-size <rows>', 'sysbench --table-size').argParser(positiveInt).default(100_000))
+    .addOption(new Option('--workloads <list>', 'workloads to run').argParser(nameList(WORKLOADS)).default([...WORKLOADS], 'the eight oltp_* workloads'))
+    .addOption(new Option('--workers <n>', 'SQL processes per ShaleDB node (shale serve --workers)').argParser(positiveInt).default(1))
+    .option('--out <dir>', 'directory for the .md, .json and .svg results', 'sysbench/results')
+    .option('--name <name>', 'base name of the result files (default bench-<date>-<time>)')
+    .addOption(new Option('--port-base <port>', 'first of the loopback ports used (ShaleDB; MariaDB +1; cluster +10…)').argParser(positiveInt).default(4600))
+    .option('--smoke', 'tiny run that checks the harness: 1 table × 200 rows, 2 s runs, threads 1,2', false)
+    .addHelpText('after', '\nNeeds sysbench, mariadb-server (mariadbd, mariadb-install-db) and mariadb-client; the cluster also needs etcd and haproxy.\nRun `npm run build` first (the harness starts bin/shale.js).');
+}
+
+/** --smoke changes the sizes the user did not set. */
+function smokeOptions(o: Options, cmd: Command): Options {
+  const unset = (name: string): boolean => cmd.getOptionValueSource(name) === 'default';
+  return {
+    ...o,
+    tables: unset('tables') ? 1 : o.tables,
+    tableSize: unset('tableSize') ? 200 : o.tableSize,
+    time: unset('time') ? 2 : o.time,
+    threads: unset('threads') ? [1, 2] : o.threads,
+  };
+}
+
+function makeServer(name: ServerName, o: Options, dir: string): BenchServer {
+  if (name === 'shaledb') return shaleEmbedded({ dir, port: o.portBase, workers: o.workers });
+  if (name === 'mariadb') return mariadb({ dir, port: o.portBase + 1, workers: 1 });
+  return shaleCluster({ dir, port: o.portBase + 10, workers: o.workers });
+}
+
+function commandOutput(cmd: string, args: readonly string[]): string {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function measureServer(server: BenchServer, o: Options, progress: ReturnType<typeof createProgress>, runs: RunResult[]): Promise<ServerInfo> {
+  progress.step(server.name, 'starting', 5);
+  await server.start();
+  try {
+    const version = await server.version();
+    await sql(server.port, ['DROP DATABASE IF EXISTS sbtest', 'CREATE DATABASE sbtest']);
+    const size = { tables: o.tables, tableSize: o.tableSize };
+    progress.step(server.name, `prepare ${o.tables}×${o.tableSize}`, prepareEstimate(o));
+    const t0 = performance.now();
+    await sysbench(server.port, size, 'oltp_common', 'prepare', [`--threads=${o.tables}`]);
+    const bulkLoadSeconds = (performance.now() - t0) / 1000;
+    progress.log(`${server.name}: prepare ${bulkLoadSeconds.toFixed(2)} s`);
+    for (const workload of o.workloads) {
+      for (const threads of o.threads) {
+        progress.step(server.name, `${workload} ${threads} thr`, o.time);
+        runs.push(await oneRun(server, size, workload, threads, o.time, progress));
+      }
+    }
+    await sysbench(server.port, size, 'oltp_common', 'cleanup').catch(() => undefined);
+    return { name: server.name, label: server.label, version, bulkLoadSeconds };
+  } finally {
+    progress.step(server.name, 'stopping', 2);
+    await server.stop();
+  }
+}
+
+async function oneRun(server: BenchServer, size: { tables: number; tableSize: number }, workload: string, threads: number, seconds: number, progress: ReturnType<typeof createProgress>): Promise<RunResult> {
+  try {
+    const numbers = parseRunReport(await runWorkload(server.port, size, workload, threads, seconds));
+    progress.log(`${server.name} ${workload} ${threads} thr: ${numbers.tps.toFixed(1)} tps, p99 ${numbers.p99Ms} ms, ${numbers.ignoredPerSec} ignored err/s`);
+    return { server: server.name, workload, threads, numbers };
+  } catch (err) {
+    const error = (err instanceof Error ? err.message : String(err)).split('\n').slice(-3).join(' ');
+    progress.log(`${server.name} ${workload} ${threads} thr FAILED: ${error}`);
+    return { server: server.name, workload, threads, numbers: null, error };
+  }
+}
+
+/** Planned seconds for a prepare: MariaDB and ShaleDB load a few tens of thousands of rows a second here. */
+function prepareEstimate(o: Options): number {
+  return Math.max(2, (o.tables * o.tableSize) / 40_000);
+}
+
+function stamp(d: Date): string {
+  return d.toISOString().slice(0, 16).replace('T', '-').replace(':', '');
+}
+
+async function main(): Promise<void> {
+  const cmd = program().parse(process.argv);
+  const raw = cmd.opts<Options>();
+  const o = raw.smoke ? smokeOptions(raw, cmd) : raw;
+  const startedAt = new Date();
+  const params: BenchParams = { tables: o.tables, tableSize: o.tableSize, seconds: o.time, threads: o.threads, workloads: o.workloads, workers: o.workers };
+  const perServer = 7 + prepareEstimate(o) + o.workloads.length * o.threads.length * o.time;
+  const progress = createProgress(perServer * o.servers.length);
+  const scratch = mkdtempSync(join(tmpdir(), 'shale-bench-'));
+  const started: BenchServer[] = [];
+  const onSignal = (): void => {
+    progress.stop();
+    void Promise.all(started.map((s) => s.stop())).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const runs: RunResult[] = [];
+  const servers: ServerInfo[] = [];
+  try {
+    for (const name of o.servers) {
+      const server = makeServer(name, o, scratch);
+      started.push(server);
+      servers.push(await measureServer(server, o, progress, runs));
+    }
+  } finally {
+    progress.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  const results: BenchResults = {
+    startedAt: startedAt.toISOString(),
+    machine: {
+      cores: cpus().length,
+      node: process.versions.node,
+      sysbench: commandOutput('sysbench', ['--version']).replace(/^sysbench\s*/, ''),
+      commit: commandOutput('git', ['rev-parse', '--short', 'HEAD']),
+    },
+    params,
+    servers,
+    runs,
+  };
+  mkdirSync(o.out, { recursive: true });
+  const base = join(o.out, o.name ?? `bench-${stamp(startedAt)}`);
+  const md = markdownReport(results);
+  writeFileSync(`${base}.md`, `${md}\n![throughput vs threads](${base.split('/').pop() ?? 'bench'}.svg)\n`);
+  writeFileSync(`${base}.json`, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(`${base}.svg`, svgChart(results));
+  process.stdout.write(`${md}\nWrote ${base}.md, ${base}.json and ${base}.svg\n`);
+  if (runs.some((r) => r.numbers === null)) process.exitCode = 1;
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

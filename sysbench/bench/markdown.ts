@@ -1,0 +1,70 @@
+/**
+ * The markdown report: one table per thread count with each server's TPS, QPS, latency and
+ * ignored errors, and the ratio of every ShaleDB server to MariaDB (TPS: higher is better; p99:
+ * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times.
+ */
+import { findRun, ratio, type BenchResults, type ServerInfo } from './results.js';
+import type { RunNumbers } from './report-parse.js';
+
+const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
+const ms = (n: number | undefined): string => fmt(n, 2);
+
+function header(r: BenchResults): string[] {
+  const p = r.params;
+  return [
+    `# sysbench: ShaleDB vs MariaDB (${r.startedAt})`,
+    '',
+    `sysbench ${r.machine.sysbench}, ${p.tables} tables × ${p.tableSize} rows, ${p.seconds} s per run, threads ${p.threads.join(', ')}; ` +
+      `${r.machine.cores} cores, Node ${r.machine.node}, ShaleDB commit ${r.machine.commit}.`,
+    '',
+    ...r.servers.map((s) => `- ${s.label}: ${s.version}`),
+    '',
+    'Ratios are ShaleDB / MariaDB from the same run (absolute numbers on a shared machine are noisy). ' +
+      'TPS ratio ≥ 1.00 means ShaleDB is as fast or faster; p99 ratio ≤ 2.00 is the latency target.',
+    '',
+  ];
+}
+
+function threadTable(r: BenchResults, threads: number, shales: readonly ServerInfo[]): string[] {
+  const cols = ['workload', ...r.servers.flatMap((s) => [`${s.name} TPS`, `${s.name} QPS`, `${s.name} avg/p95/p99 ms`, `${s.name} ign/s`])];
+  for (const s of shales) cols.push(`${s.name}/mariadb TPS`, `${s.name}/mariadb p99`);
+  const lines = [`## ${threads} thread${threads === 1 ? '' : 's'}`, '', `| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`];
+  for (const w of r.params.workloads) {
+    const cells = [w];
+    for (const s of r.servers) {
+      const n = findRun(r, s.name, w, threads);
+      cells.push(fmt(n?.tps), fmt(n?.qps), n === null ? '-' : `${ms(n.avgMs)} / ${ms(n.p95Ms)} / ${ms(n.p99Ms)}`, fmt(n?.ignoredPerSec, 2));
+    }
+    const maria: RunNumbers | null = findRun(r, 'mariadb', w, threads);
+    for (const s of shales) {
+      const n = findRun(r, s.name, w, threads);
+      cells.push(ratio(n?.tps, maria?.tps), ratio(n?.p99Ms, maria?.p99Ms));
+    }
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return [...lines, ''];
+}
+
+function bulkTable(r: BenchResults): string[] {
+  const maria = r.servers.find((s) => s.name === 'mariadb')?.bulkLoadSeconds ?? undefined;
+  const lines = ['## Bulk load (`sysbench oltp_common prepare`, one thread per table)', '', '| server | seconds | / MariaDB |', '|---|---|---|'];
+  for (const s of r.servers) lines.push(`| ${s.label} | ${fmt(s.bulkLoadSeconds ?? undefined, 2)} | ${ratio(s.bulkLoadSeconds ?? undefined, maria)} |`);
+  return [...lines, ''];
+}
+
+function failures(r: BenchResults): string[] {
+  const failed = r.runs.filter((x) => x.error !== undefined);
+  if (failed.length === 0) return [];
+  return ['## Failed runs', '', ...failed.map((x) => `- ${x.server} ${x.workload} ${x.threads} threads: ${x.error ?? ''}`), ''];
+}
+
+export function markdownReport(r: BenchResults): string {
+  const shales = r.servers.filter((s) => s.name !== 'mariadb');
+  const hasMaria = r.servers.some((s) => s.name === 'mariadb');
+  return [
+    ...header(r),
+    ...r.params.threads.flatMap((t) => threadTable(r, t, hasMaria ? shales : [])),
+    ...bulkTable(r),
+    ...failures(r),
+  ].join('\n');
+}

@@ -1,0 +1,66 @@
+/** The harness's markdown table and SVG chart from a known result set. */
+import { describe, expect, it } from 'vitest';
+import { niceMax, svgChart } from '../../sysbench/bench/chart.js';
+import { markdownReport } from '../../sysbench/bench/markdown.js';
+import type { RunNumbers } from '../../sysbench/bench/report-parse.js';
+import type { BenchResults } from '../../sysbench/bench/results.js';
+
+function numbers(tps: number, p99: number): RunNumbers {
+  return { tps, qps: tps * 2, avgMs: 1, p95Ms: p99 / 2, p99Ms: p99, p99Reported: p99, ignoredPerSec: 0, events: tps };
+}
+
+const results: BenchResults = {
+  startedAt: '2026-12-01T00:00:00.000Z',
+  machine: { cores: 2, node: '20.0.0', sysbench: '1.0.20', commit: 'abc1234' },
+  params: { tables: 4, tableSize: 100000, seconds: 30, threads: [1, 8], workloads: ['oltp_point_select', 'oltp_insert'], workers: 1 },
+  servers: [
+    { name: 'shaledb', label: 'ShaleDB (embedded)', version: '8.0.11-ShaleDB', bulkLoadSeconds: 3 },
+    { name: 'mariadb', label: 'MariaDB', version: '10.11', bulkLoadSeconds: 2 },
+  ],
+  runs: [
+    { server: 'shaledb', workload: 'oltp_point_select', threads: 1, numbers: numbers(1500, 3) },
+    { server: 'shaledb', workload: 'oltp_point_select', threads: 8, numbers: numbers(6000, 4) },
+    { server: 'shaledb', workload: 'oltp_insert', threads: 1, numbers: null, error: 'sysbench exited with 1' },
+    { server: 'shaledb', workload: 'oltp_insert', threads: 8, numbers: numbers(900, 12) },
+    { server: 'mariadb', workload: 'oltp_point_select', threads: 1, numbers: numbers(1000, 1) },
+    { server: 'mariadb', workload: 'oltp_point_select', threads: 8, numbers: numbers(8000, 2) },
+    { server: 'mariadb', workload: 'oltp_insert', threads: 1, numbers: numbers(300, 5) },
+    { server: 'mariadb', workload: 'oltp_insert', threads: 8, numbers: numbers(1200, 6) },
+  ],
+};
+
+describe('markdownReport', () => {
+  const md = markdownReport(results);
+  it('has one table per thread count with TPS and p99 ratios', () => {
+    expect(md).toContain('## 1 thread\n');
+    expect(md).toContain('## 8 threads\n');
+    const row8 = md.split('## 8 threads')[1]?.split('\n').find((l) => l.startsWith('| oltp_point_select'));
+    // 6000 / 8000 TPS = 0.75; p99 4 / 2 = 2.00
+    expect(row8?.endsWith('| 0.75 | 2.00 |')).toBe(true);
+    const insert1 = md.split('## 1 thread')[1]?.split('\n').find((l) => l.startsWith('| oltp_insert'));
+    expect(insert1?.endsWith('| - | - |')).toBe(true);
+  });
+  it('reports bulk load with its ratio and the failed runs', () => {
+    expect(md).toContain('| ShaleDB (embedded) | 3.00 | 1.50 |');
+    expect(md).toContain('- shaledb oltp_insert 1 threads: sysbench exited with 1');
+  });
+});
+
+describe('svgChart', () => {
+  const svg = svgChart(results);
+  it('draws a panel per workload and a line per server', () => {
+    expect(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(svg.trimEnd().endsWith('</svg>')).toBe(true);
+    expect(svg.match(/font-weight="bold">oltp_/g)?.length).toBe(2);
+    // point_select: both servers have 2 points -> 2 lines; insert: ShaleDB has 1 point -> 1 line.
+    expect(svg.match(/<polyline /g)?.length).toBe(3);
+    expect(svg.match(/<circle /g)?.length).toBe(7);
+    expect(svg).toContain('ShaleDB (embedded)');
+  });
+  it('rounds axes up to 1, 2, 2.5 or 5 × 10^n', () => {
+    expect(niceMax(8400)).toBe(10000);
+    expect(niceMax(1900)).toBe(2000);
+    expect(niceMax(2100)).toBe(2500);
+    expect(niceMax(0)).toBe(1);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Smoke test of `npm run bench` (sysbench/bench.ts): one tiny run of every workload against ShaleDB
+ * and a private MariaDB; checks the harness starts and stops both servers, measures every run and
+ * writes the markdown, JSON and SVG. No timing assertions: only that numbers exist.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BenchResults } from '../../sysbench/bench/results.js';
+import { WORKLOADS } from '../../sysbench/bench/sysbench-cmd.js';
+import { findExecutable } from '../../src/cli/cluster/processes.js';
+import { REPO_ROOT, removeDir, tempDir } from '../helpers/node.js';
+
+const run = promisify(execFile);
+const mariadbd = findExecutable('mariadbd');
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** A base port with base and base+1 free (the harness's ShaleDB and MariaDB ports). */
+async function pickBase(): Promise<number> {
+  for (;;) {
+    const base = 20_000 + Math.floor(Math.random() * 20_000);
+    if ((await portFree(base)) && (await portFree(base + 1))) return base;
+  }
+}
+
+describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
+  const out = tempDir('bench-smoke');
+  afterAll(() => removeDir(out));
+
+  it('measures every workload on both servers and writes the reports', async () => {
+    const base = await pickBase();
+    const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+    const { stdout } = await run(tsx, ['sysbench/bench.ts', '--smoke', '--time', '1', '--threads', '1', '--port-base', String(base), '--out', out, '--name', 'smoke'], {
+      cwd: REPO_ROOT,
+      maxBuffer: 16 << 20,
+      timeout: 240_000,
+    });
+    expect(stdout).toContain('| oltp_point_select |');
+    const results = JSON.parse(readFileSync(join(out, 'smoke.json'), 'utf8')) as BenchResults;
+    expect(results.servers.map((s) => s.name)).toEqual(['shaledb', 'mariadb']);
+    for (const s of results.servers) expect(s.bulkLoadSeconds).toBeGreaterThan(0);
+    expect(results.runs).toHaveLength(2 * WORKLOADS.length);
+    for (const r of results.runs) {
+      expect(r.error, `${r.server} ${r.workload}`).toBeUndefined();
+      expect(r.numbers?.tps, `${r.server} ${r.workload}`).toBeGreaterThan(0);
+      expect(r.numbers?.p99Ms, `${r.server} ${r.workload}`).toBeGreaterThan(0);
+    }
+    expect(readFileSync(join(out, 'smoke.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
+    expect(readFileSync(join(out, 'smoke.md'), 'utf8')).toContain('shaledb/mariadb TPS');
+    // Both servers were stopped: their ports are free again.
+    expect(await portFree(base)).toBe(true);
+    expect(await portFree(base + 1)).toBe(true);
+  }, 300_000);
+});
