@@ -41,7 +41,8 @@ const CONFLICT_BASE = ERRORS.ER_LOCK_DEADLOCK.template;
 /**
  * The default ShaleDB store: one LMDB environment in a data directory, shared safely by several
  * OS processes (LMDB's lock file and write mutex). Durable: commit() resolves only after LMDB
- * has fsync'd the transaction (default sync mode; never noSync/noMetaSync). Concurrent commits
+ * has fsync'd the transaction (never noSync/noMetaSync; with lmdb-js's default overlappingSync
+ * the commit waits for `flushed`, not only for the commit to become visible). Concurrent commits
  * from one process share one LMDB write transaction and one fsync (lmdb-js batches async
  * transaction callbacks queued in the same event turn / while a write is in flight); each
  * commit runs its conflict check in order inside that transaction, in its own child
@@ -142,6 +143,11 @@ export class EmbeddedStore implements Store {
     let outcome: CommitOutcome;
     try {
       outcome = await this.dbs.data.childTransaction(() => applyCommit(this.dbs, req));
+      // lmdb-js defaults to overlappingSync: the promise above resolves once the transaction is
+      // committed and visible, before its pages are fsync'd. An OK'd commit must be durable, so
+      // wait for the flush too (flushes run in order; this one covers our transaction). Commits
+      // in flight meanwhile still share the next write transaction and fsync.
+      if (outcome.kind === 'ok' && req.mutations.length > 0) await this.root.flushed;
     } catch (err) {
       throw await this.writeFailed('commit', err);
     }
@@ -170,8 +176,9 @@ export class EmbeddedStore implements Store {
           return keys.length;
         })
         .catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)));
-      if (removed < DELETE_RANGE_BATCH) return;
+      if (removed < DELETE_RANGE_BATCH) break;
     }
+    await this.root.flushed;
   }
 
   /** Runs one tombstone collection now (tests, maintenance); resolves with tombstones removed. */
