@@ -40,6 +40,8 @@ async function connection(state: RunState): Promise<mysql.Connection> {
       database: state.db,
       rowsAsArray: true,
       dateStrings: true,
+      // JSON columns as the server's text (MySQL's normalized form), not parsed objects.
+      jsonStrings: true,
       supportBigNumbers: true,
       bigNumberStrings: true,
       multipleStatements: false,

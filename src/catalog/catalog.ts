@@ -12,9 +12,13 @@
 import type { Txn, TxnStore } from '../txn/types.js';
 import { AutoIdAllocator, DEFAULT_AUTO_ID_STEP } from './auto-id.js';
 import type { BackfillProgress } from './backfill.js';
+import type { AlterAction, AlterHooks } from './alter-specs.js';
+import * as alters from './ddl-alter.js';
 import * as databases from './ddl-database.js';
 import * as indexes from './ddl-index.js';
+import * as renames from './ddl-rename.js';
 import * as tables from './ddl-table.js';
+import * as views from './view.js';
 import { SCHEMA_VERSION_KEY, tableKey } from './meta-keys.js';
 import { bootstrapMeta, loadDefinitions, readSchemaVersion } from './meta-store.js';
 import { buildSchema, type Schema } from './schema.js';
@@ -76,15 +80,47 @@ export class Catalog {
   }
 
   /** The new table, or null if it exists and `ifNotExists` (the caller adds note 1050). */
-  createTable(db: string, spec: TableSpec, ifNotExists: boolean): Promise<TableInfo | null> {
-    return this.ddl(() => tables.createTable(this.store, db, spec, ifNotExists));
+  createTable(db: string, spec: TableSpec, ifNotExists: boolean, foreignKeyChecks = true): Promise<TableInfo | null> {
+    return this.ddl(() => tables.createTable(this.store, db, spec, ifNotExists, foreignKeyChecks));
   }
 
-  dropTable(db: string, name: string, ifExists: boolean): Promise<void> {
+  /** CREATE TABLE name LIKE src; null if it exists and `ifNotExists`. */
+  createTableLike(db: string, name: string, src: renames.TableRef, ifNotExists: boolean): Promise<TableInfo | null> {
+    return this.ddl(() => renames.createTableLike(this.store, db, name, src, ifNotExists));
+  }
+
+  /** RENAME TABLE a TO b, c TO d: one transaction. */
+  renameTables(pairs: ReadonlyArray<{ from: renames.TableRef; to: renames.TableRef }>): Promise<void> {
     return this.ddl(async () => {
-      const dropped = await tables.dropTable(this.store, db, name, ifExists);
+      await renames.renameTables(this.store, pairs);
+    });
+  }
+
+  /** ALTER TABLE: the actions applied as one schema change (see ddl-alter.ts). */
+  alterTable(db: string, name: string, actions: readonly AlterAction[], hooks: AlterHooks, progress?: BackfillProgress): Promise<TableInfo> {
+    return this.ddl(async () => {
+      const out = await alters.alterTable(this.store, db, name, actions, hooks, this.autoIds, progress);
+      if (out.autoIncrement !== undefined && out.autoIncrement > 1n) await this.autoIds.rebase(out.table.id, out.autoIncrement - 1n);
+      return out.table;
+    });
+  }
+
+  /** `fkChecks`: refuse (3730) to drop a table another table's foreign key references, unless that one is in `alsoDropped` ("db.name"). */
+  dropTable(db: string, name: string, ifExists: boolean, fkChecks?: { readonly alsoDropped: ReadonlySet<string> }): Promise<void> {
+    return this.ddl(async () => {
+      const dropped = await tables.dropTable(this.store, db, name, ifExists, fkChecks);
       if (dropped !== undefined) this.autoIds.forget(dropped.id);
     });
+  }
+
+  /** CREATE [OR REPLACE] VIEW (view.ts). */
+  createView(db: string, spec: views.ViewSpec, orReplace: boolean): Promise<void> {
+    return this.ddl(() => views.createView(this.store, db, spec, orReplace));
+  }
+
+  /** DROP VIEW [IF EXISTS] (view.ts). */
+  dropViews(names: ReadonlyArray<{ db: string; name: string }>, ifExists: boolean): Promise<void> {
+    return this.ddl(() => views.dropViews(this.store, names, ifExists));
   }
 
   /** Adds the index and backfills it from the existing rows (1062 on duplicates for UNIQUE); `progress` may abort it by throwing. */

@@ -1,6 +1,6 @@
 /** ColumnSpec -> ColumnInfo with MySQL's column-level validations (names, defaults, AUTO_INCREMENT). */
 import { SqlError } from '../errors/index.js';
-import { type ColumnType, isIntegerType } from '../types/index.js';
+import { type ColumnType, DEFAULT_COLLATION, isIntegerType, isStringType } from '../types/index.js';
 import { literalValue } from './column-default.js';
 import type { ColumnSpec } from './specs.js';
 import type { ColumnDefault, ColumnInfo } from './types.js';
@@ -39,6 +39,17 @@ export function buildColumn(spec: ColumnSpec, id: number, offset: number, notNul
     onUpdateNow: spec.onUpdateNow,
     comment: spec.comment,
   };
+}
+
+/**
+ * A string column that named no collation (the parser leaves DEFAULT_COLLATION) takes the
+ * table's. A column that explicitly names the default collation in a table with another default
+ * is indistinguishable and takes the table's too.
+ */
+export function withTableCollation(spec: ColumnSpec, tableCollation: string): ColumnSpec {
+  if (!isStringType(spec.type) || spec.type.collation !== DEFAULT_COLLATION || tableCollation === DEFAULT_COLLATION) return spec;
+  if (tableCollation === 'binary') return spec;
+  return { ...spec, type: { ...spec.type, collation: tableCollation } };
 }
 
 export function checkColumnName(name: string): void {

@@ -11,12 +11,16 @@ import { parseDateTimeText, parseTimeText } from './temporal-text.js';
 
 /** The column's default for a new row ('none' -> null: callers check NOT NULL themselves). */
 export function columnDefaultValue(col: ColumnInfo, now: DateTime): Value {
+  // MySQL: an ENUM NOT NULL column without DEFAULT defaults to its first member.
+  if (col.default.kind === 'none' && col.notNull && col.type.kind === 'enum') return col.type.members?.[0] ?? '';
   return defaultToValue(col.default, col.type, now);
 }
 
 /** The value of this column in rows written before the column existed. */
 export function columnOriginValue(col: ColumnInfo, now: DateTime): Value {
-  return defaultToValue(col.originDefault ?? col.default, col.type, now);
+  const def = col.originDefault ?? col.default;
+  if (def.kind === 'none' && col.notNull && col.type.kind === 'enum') return col.type.members?.[0] ?? '';
+  return defaultToValue(def, col.type, now);
 }
 
 export function defaultToValue(def: ColumnDefault, type: ColumnType, now: DateTime): Value {
@@ -60,11 +64,14 @@ export function literalValue(text: string, type: ColumnType): Value | undefined 
     case 'varchar':
     case 'text':
     case 'json':
+    case 'enum':
+    case 'set':
       return text;
     case 'binary':
       return padBinary(utf8Encode(text), type.length);
     case 'varbinary':
     case 'blob':
+    case 'bit':
       return utf8Encode(text);
     case 'date':
       return parseDateTimeText(text, 'date', 0) ?? undefined;

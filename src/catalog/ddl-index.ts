@@ -83,7 +83,7 @@ function withNewIndex(info: TableInfo, spec: NamedIndexSpec): { table: TableInfo
   return { table, index: frozenIndex };
 }
 
-async function setIndexState(store: TxnStore, db: string, table: string, indexId: number, state: IndexState): Promise<void> {
+export async function setIndexState(store: TxnStore, db: string, table: string, indexId: number, state: IndexState): Promise<void> {
   await store.update(async (txn) => {
     const info = await readTable(txn, db, table);
     if (info === undefined) throw noSuchTable(db, table);
@@ -95,7 +95,7 @@ async function setIndexState(store: TxnStore, db: string, table: string, indexId
 }
 
 /** Removes a half-built index (if still there) and its entries; never throws. */
-async function abandonIndex(store: TxnStore, db: string, table: string, indexId: number): Promise<void> {
+export async function abandonIndex(store: TxnStore, db: string, table: string, indexId: number): Promise<void> {
   try {
     const tableId = await store.update(async (txn) => {
       const info = await readTable(txn, db, table);

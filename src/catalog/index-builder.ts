@@ -19,6 +19,7 @@ export function resolveIndexColumns(columns: readonly ColumnInfo[], spec: IndexS
     if (col === undefined) throw SqlError.of('ER_KEY_COLUMN_DOES_NOT_EXITS', c.name);
     if (seen.has(col.offset)) throw SqlError.of('ER_DUP_FIELDNAME', col.name);
     seen.add(col.offset);
+    if (col.type.kind === 'json') throw SqlError.of('ER_JSON_USED_AS_KEY', col.name);
     if (isLobType(col.type) && c.length === undefined) throw SqlError.of('ER_BLOB_KEY_WITHOUT_LENGTH', col.name);
     return c.length === undefined ? { offset: col.offset, name: col.name } : { offset: col.offset, name: col.name, length: c.length };
   });

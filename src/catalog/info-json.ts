@@ -7,6 +7,7 @@ import type { ColumnType, LobSize, TypeKind } from '../types/index.js';
 import { utf8Decode, utf8Encode } from '../util/index.js';
 import type {
   ColumnDefault,
+  CheckInfo,
   ColumnInfo,
   DatabaseInfo,
   ForeignKeyInfo,
@@ -28,11 +29,12 @@ import {
   str,
   strArray,
 } from './json-check.js';
+import { readView } from './view.js';
 
 const TYPE_KINDS = Object.keys({
   tinyint: 1, smallint: 1, mediumint: 1, int: 1, bigint: 1, float: 1, double: 1, decimal: 1,
   char: 1, varchar: 1, text: 1, binary: 1, varbinary: 1, blob: 1, date: 1, datetime: 1,
-  timestamp: 1, time: 1, year: 1, json: 1, null: 1,
+  timestamp: 1, time: 1, year: 1, json: 1, enum: 1, set: 1, bit: 1, null: 1,
 } satisfies Record<TypeKind, 1>) as TypeKind[];
 const LOB_SIZES: readonly LobSize[] = ['tiny', 'normal', 'medium', 'long'];
 
@@ -71,12 +73,15 @@ export function decodeTableInfo(bytes: Uint8Array): TableInfo {
     collation: str(o, 'collation', w),
     revision: int(o, 'revision', w),
   };
-  return deepFreeze(info);
+  const view = o['view'] === undefined ? {} : { view: readView(o['view'], `${w}.view`) };
+  if (o['checks'] === undefined) return deepFreeze({ ...info, ...view });
+  const checks = asArray(o['checks'], `${w}.checks`).map((x, i) => readCheck(x, `${w}.checks[${i}]`));
+  return deepFreeze({ ...info, checks, ...view });
 }
 
 export function readColumnType(v: unknown, what: string): ColumnType {
   const o = asObject(v, what);
-  return {
+  const t: ColumnType = {
     kind: oneOf(o, 'kind', TYPE_KINDS, what),
     unsigned: bool(o, 'unsigned', what),
     length: int(o, 'length', what),
@@ -84,6 +89,8 @@ export function readColumnType(v: unknown, what: string): ColumnType {
     lob: oneOf(o, 'lob', LOB_SIZES, what),
     collation: str(o, 'collation', what),
   };
+  // ENUM / SET members (absent for every other kind).
+  return o['members'] === undefined ? t : { ...t, members: strArray(o, 'members', what) };
 }
 
 function readColumn(v: unknown, what: string): ColumnInfo {
@@ -149,6 +156,16 @@ function readForeignKey(v: unknown, what: string): ForeignKeyInfo {
     refColumns: strArray(o, 'refColumns', what),
     onDelete: str(o, 'onDelete', what),
     onUpdate: str(o, 'onUpdate', what),
+  };
+}
+
+function readCheck(v: unknown, what: string): CheckInfo {
+  const o: JsonObject = asObject(v, what);
+  return {
+    name: str(o, 'name', what),
+    expr: str(o, 'expr', what),
+    enforced: bool(o, 'enforced', what),
+    columns: strArray(o, 'columns', what),
   };
 }
 

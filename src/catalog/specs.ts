@@ -1,6 +1,6 @@
 /** DDL input shapes: what the SQL layer hands to Catalog.createTable / createIndex. */
 import type { ColumnType } from '../types/index.js';
-import type { ColumnDefault, ForeignKeyInfo } from './types.js';
+import type { CheckInfo, ColumnDefault, ForeignKeyInfo } from './types.js';
 
 export interface ColumnSpec {
   readonly name: string;
@@ -34,7 +34,10 @@ export interface TableSpec {
   readonly name: string;
   readonly columns: readonly ColumnSpec[];
   readonly indexes: readonly IndexSpec[];
-  readonly foreignKeys: readonly ForeignKeyInfo[];
+  /** An empty `name` gets MySQL's generated `<table>_ibfk_<n>`; `indexName` names the index created for it when none exists. */
+  readonly foreignKeys: readonly (ForeignKeyInfo & { readonly indexName?: string })[];
+  /** An empty `name` gets `<table>_chk_<n>`. */
+  readonly checks?: readonly CheckInfo[];
   readonly comment: string;
   readonly charset?: string;
   readonly collation?: string;

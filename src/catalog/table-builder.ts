@@ -7,21 +7,29 @@
  * The PRIMARY index is always listed in `indexes` but never has entries of its own.
  */
 import { SqlError } from '../errors/index.js';
-import { DEFAULT_COLLATION, isIntegerType } from '../types/index.js';
-import { buildColumns, MAX_IDENTIFIER_LENGTH } from './column-builder.js';
+import { DEFAULT_COLLATION, charsetDefaultCollation, isIntegerType } from '../types/index.js';
+import { buildColumns, MAX_IDENTIFIER_LENGTH, withTableCollation } from './column-builder.js';
+import { foreignKeyIndex, hasLeadingIndex, nameChecks, nameForeignKeys, storedForeignKey, type ForeignKeySpec } from './constraints.js';
 import { buildIndexes, checkAutoIncrementKey } from './index-builder.js';
 import type { IndexSpec, TableSpec } from './specs.js';
 import type { ColumnInfo, DatabaseInfo, IndexInfo, TableInfo } from './types.js';
 
 export function buildTableInfo(db: DatabaseInfo, spec: TableSpec, id: number): TableInfo {
   checkTableName(spec.name);
-  const specs = allIndexSpecs(spec);
+  const fks = nameForeignKeys(spec.name, [], spec.foreignKeys, db.name);
+  const specs = withForeignKeyIndexes(allIndexSpecs(spec), spec.foreignKeys);
   const pkNames = new Set(specs.filter((s) => s.primary).flatMap((s) => s.columns.map((c) => c.name.toLowerCase())));
-  const columns = buildColumns(spec.columns, pkNames);
+  const collation = spec.collation ?? (spec.charset === undefined ? db.collation : defaultCollation(spec.charset));
+  const columns = buildColumns(spec.columns.map((c) => withTableCollation(c, collation)), pkNames);
   const indexes = buildIndexes(columns, specs);
   const autoIncrementOffset = checkAutoIncrementKey(columns, indexes);
   const pkIsHandle = isIntHandlePk(columns, indexes.find((ix) => ix.primary));
   const hasPk = indexes.some((ix) => ix.primary);
+  const checks = nameChecks(spec.name, [], spec.checks ?? []);
+  for (const c of checks) {
+    const missing = c.columns.find((n) => !columns.some((col) => col.name.toLowerCase() === n));
+    if (missing !== undefined) throw SqlError.of('ER_CHECK_CONSTRAINT_REFERS_UNKNOWN_COLUMN', c.name, missing);
+  }
   return {
     id,
     dbName: db.name,
@@ -33,10 +41,11 @@ export function buildTableInfo(db: DatabaseInfo, spec: TableSpec, id: number): T
     autoIncrementOffset,
     maxColumnId: columns.length,
     maxIndexId: indexes.length,
-    foreignKeys: spec.foreignKeys,
+    foreignKeys: fks.map((fk) => storedForeignKey({ ...fk, columns: fk.columns.map((c) => columnName(columns, c)) })),
+    ...(checks.length > 0 ? { checks } : {}),
     comment: spec.comment,
     charset: spec.charset ?? db.charset,
-    collation: spec.collation ?? (spec.charset === undefined ? db.collation : defaultCollation(spec.charset)),
+    collation,
     revision: 1,
   };
 }
@@ -51,7 +60,23 @@ function allIndexSpecs(spec: TableSpec): IndexSpec[] {
   return [...inline, ...spec.indexes];
 }
 
-function isIntHandlePk(columns: readonly ColumnInfo[], pk: IndexInfo | undefined): boolean {
+/** InnoDB's implicit index for each foreign key (named or not yet named) whose columns start no index. */
+export function withForeignKeyIndexes(specs: IndexSpec[], fks: readonly ForeignKeySpec[]): IndexSpec[] {
+  const out = [...specs];
+  for (const fk of fks) {
+    if (hasLeadingIndex(out.map((s) => ({ columns: s.columns })), fk.columns)) continue;
+    out.push(foreignKeyIndex(fk));
+  }
+  return out;
+}
+
+function columnName(columns: readonly ColumnInfo[], name: string): string {
+  const col = columns.find((c) => c.name.toLowerCase() === name.toLowerCase());
+  if (col === undefined) throw SqlError.of('ER_KEY_COLUMN_DOES_NOT_EXITS', name);
+  return col.name;
+}
+
+export function isIntHandlePk(columns: readonly ColumnInfo[], pk: IndexInfo | undefined): boolean {
   if (pk === undefined || pk.columns.length !== 1) return false;
   const part = pk.columns[0];
   const col = part === undefined ? undefined : columns[part.offset];
@@ -75,5 +100,5 @@ export function defaultCollation(charset: string): string {
   const lower = charset.toLowerCase();
   if (lower === 'utf8mb4') return DEFAULT_COLLATION;
   if (lower === 'binary') return 'binary';
-  return `${lower}_bin`;
+  return charsetDefaultCollation(lower) ?? `${lower}_bin`;
 }

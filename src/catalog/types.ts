@@ -4,6 +4,7 @@
  * per-table counters (`maxColumnId`, `maxIndexId`).
  */
 import type { ColumnType } from '../types/index.js';
+import type { ViewInfo } from './view.js';
 
 /** Column default, stored as text so the definition stays JSON. */
 export type ColumnDefault =
@@ -64,6 +65,14 @@ export interface ForeignKeyInfo {
   readonly onUpdate: string;
 }
 
+/** CHECK constraint: `expr` is its SQL text; `columns` the (lower-cased) column names it reads. */
+export interface CheckInfo {
+  readonly name: string;
+  readonly expr: string;
+  readonly enforced: boolean;
+  readonly columns: readonly string[];
+}
+
 export interface TableInfo {
   readonly id: number;
   readonly dbName: string;
@@ -87,11 +96,15 @@ export interface TableInfo {
   readonly maxColumnId: number;
   readonly maxIndexId: number;
   readonly foreignKeys: readonly ForeignKeyInfo[];
+  /** CHECK constraints (absent in definitions written before they existed = none). */
+  readonly checks?: readonly CheckInfo[];
   readonly comment: string;
   readonly charset: string;
   readonly collation: string;
   /** Bumped by each DDL on this table. */
   readonly revision: number;
+  /** Set for a view (view.ts): the definition lives beside tables, in the same namespace. */
+  readonly view?: ViewInfo;
 }
 
 export interface DatabaseInfo {

@@ -6,7 +6,7 @@
  * | column type                          | flag | payload                                            |
  * |--------------------------------------|------|----------------------------------------------------|
  * | NULL (any type)                      | 00   | none                                               |
- * | CHAR/VARCHAR/TEXT/JSON (UTF-8)       | 01   | memcomparable-bytes.ts (8-byte groups + marker)    |
+ * | CHAR/VARCHAR/TEXT/JSON (UTF-8)       | 01   | memcomparable-bytes.ts of the collation weight     |
  * | BINARY/VARBINARY/BLOB                | 01   | memcomparable-bytes.ts                             |
  * | signed integers, YEAR                | 03   | int64 sign-flipped, big-endian                     |
  * | unsigned integers                    | 04   | uint64 big-endian                                  |
@@ -15,7 +15,11 @@
  * | DECIMAL(M,D)                         | 06   | M byte, D byte, decimal-bin.ts at the column's M,D |
  * | TIME                                 | 07   | int64 microseconds sign-flipped, big-endian        |
  *
- * Worked example, (INT 1, VARCHAR 'ab', NULL):
+ * Strings are written as the UTF-8 bytes of their collation's weight (types/collation.ts): the
+ * string itself under `*_bin`, a case-folded sort key under `*_ci` (which then reads back as
+ * that key, not as the original: an index on a `_ci` column is not covering for it).
+ *
+ * Worked example, (INT 1, VARCHAR 'ab' COLLATE utf8mb4_bin, NULL):
  *   03 80 00 00 00 00 00 00 01 | 01 61 62 00 00 00 00 00 00 F9 | 00
  * DECIMAL(5,2) 12.30: 06 05 02 80 0C 1E. DATE 2024-01-15: 04 01 88 19 EA D3 80 00 00.
  * TIME -00:00:01: 07 7F FF FF FF FF F0 BD C0.
@@ -23,7 +27,7 @@
  * frozen: part of the on-disk format.
  */
 import type { ColumnType, Value } from '../types/index.js';
-import { Decimal, DateTime, Duration } from '../types/index.js';
+import { Decimal, DateTime, Duration, collationOf } from '../types/index.js';
 import { assertNever } from '../util/index.js';
 import type { ByteWriter } from './byte-writer.js';
 import { sharedWriter } from './byte-writer.js';
@@ -71,7 +75,7 @@ export function writeKeyValue(w: ByteWriter, v: Value, t: ColumnType): void {
     case 'string':
       if (typeof v !== 'string') throw badValue('string', t.kind, v);
       w.u8(FLAG_BYTES);
-      return writeComparableString(w, v);
+      return writeComparableString(w, collationOf(t.collation).weight(v));
     case 'bytes':
       if (!(v instanceof Uint8Array)) throw badValue('Uint8Array', t.kind, v);
       w.u8(FLAG_BYTES);

@@ -15,6 +15,11 @@
  *     FLOAT/DOUBLE   float64 LE (8 bytes)
  *     DECIMAL(M,D)   M byte, D byte, MySQL binary decimal (decimal-bin.ts)
  *     strings        raw UTF-8;  binary strings: raw bytes
+ *     JSON           MySQL's normalized JSON text as UTF-8 (sql/expr/json/json-serialize.ts)
+ *     ENUM / SET     the member text as UTF-8 (ENUM 'b', SET 'x,z'), not MySQL's index /
+ *                    bitmask: ShaleDB's choice (TiDB stores the index); numeric contexts
+ *                    compute the index / bitmask (sql/expr/enum-set.ts)
+ *     BIT(n)         ceil(n/8) big-endian bytes
  *     DATE/DATETIME/TIMESTAMP  DateTime.toPacked() as uint64 LE
  *     TIME           int64 microseconds LE
  * A column id in neither list is "not stored" (the reader applies the column's default); an

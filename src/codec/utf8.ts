@@ -1,11 +1,11 @@
 /**
  * UTF-8 helpers for the hot path: ASCII is copied with a plain loop, anything else goes through
- * TextEncoder.encodeInto / TextDecoder.
+ * TextEncoder.encodeInto / TextDecoder. Bytes escaped as U+DC80..U+DCFF (util/surrogate-escape.ts)
+ * are written back as themselves.
  */
+import { decodeSurrogateEscape, encodeSurrogateEscapeInto } from '../util/index.js';
 import type { ByteWriter } from './byte-writer.js';
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 const SHORT = 32;
 
 /** Appends the UTF-8 bytes of `s` (reserves up to 3 bytes per UTF-16 unit). */
@@ -20,23 +20,20 @@ export function writeUtf8(w: ByteWriter, s: string): void {
     if (c >= 0x80) break;
     buf[p++] = c;
   }
-  if (i < n) {
-    const r = encoder.encodeInto(i === 0 ? s : s.slice(i), buf.subarray(p));
-    p += r.written;
-  }
+  if (i < n) p += encodeSurrogateEscapeInto(i === 0 ? s : s.slice(i), buf, p);
   w.pos = p;
 }
 
-/** Decodes `buf[start..end)`. */
+/** Decodes `buf[start..end)` (invalid bytes escaped, see util/surrogate-escape.ts). */
 export function decodeUtf8(buf: Uint8Array, start: number, end: number): string {
   if (end - start <= SHORT) {
     let s = '';
     for (let i = start; i < end; i++) {
       const c = buf[i] as number;
-      if (c >= 0x80) return decoder.decode(buf.subarray(start, end));
+      if (c >= 0x80) return decodeSurrogateEscape(buf, start, end);
       s += String.fromCharCode(c);
     }
     return s;
   }
-  return decoder.decode(buf.subarray(start, end));
+  return decodeSurrogateEscape(buf, start, end);
 }

@@ -25,10 +25,13 @@ export function valueClass(t: ColumnType): ValueClass {
     case 'varchar':
     case 'text':
     case 'json':
+    case 'enum': // kept as the member text (see sql/expr/enum-set.ts)
+    case 'set':
       return 'string';
     case 'binary':
     case 'varbinary':
     case 'blob':
+    case 'bit': // big-endian bytes of fixed width: byte order is numeric order
       return 'bytes';
     case 'date':
       return 'date';

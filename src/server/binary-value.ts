@@ -3,6 +3,7 @@
  * (write). Spec: /work/shared/reference/mysql-protocol.md §2.2 (binary value encodings).
  */
 import { DateTime, Decimal, Duration, type ColumnType, type Value } from '../types/index.js';
+import { decodeSurrogateEscape } from '../util/index.js';
 import type { ByteReader } from './byte-reader.js';
 import type { ByteWriter } from './byte-writer.js';
 import { WireType } from './constants.js';
@@ -121,14 +122,14 @@ export function readBinaryParam(r: ByteReader, wireType: number, unsigned: boole
     case WireType.NEWDECIMAL:
       return parseDecimal(r.lenencString());
   }
-  if (STRING_TYPES.has(wireType)) return r.lenencString();
+  if (STRING_TYPES.has(wireType)) return decodeSurrogateEscape(r.lenencBytes());
   if (BYTES_TYPES.has(wireType)) return new Uint8Array(r.lenencBytes());
   throw new InvalidParamValue(`unsupported parameter type ${wireType}`);
 }
 
 /** Long data (COM_STMT_SEND_LONG_DATA chunks) as the value of a parameter of `wireType`. */
 export function longDataValue(data: Buffer, wireType: number): Value {
-  if (STRING_TYPES.has(wireType)) return data.toString('utf8');
+  if (STRING_TYPES.has(wireType)) return decodeSurrogateEscape(data);
   if (wireType === WireType.DECIMAL || wireType === WireType.NEWDECIMAL) return parseDecimal(data.toString('latin1'));
   return new Uint8Array(data);
 }

@@ -2,6 +2,7 @@
  * Growable little-endian writer that builds whole responses in one Buffer.
  * Spec: mysql-protocol.md §1.1 (integer and lenenc encodings).
  */
+import { encodeSurrogateEscape, isWellFormedText } from '../util/index.js';
 
 const INITIAL_SIZE = 16 * 1024;
 
@@ -80,6 +81,7 @@ export class ByteWriter {
 
   /** UTF-8 text without length or terminator (rest-of-packet strings). */
   string(s: string): void {
+    if (!isWellFormedText(s)) return this.bytes(encodeSurrogateEscape(s));
     const n = Buffer.byteLength(s, 'utf8');
     this.ensure(n);
     this.pos += this.buf.write(s, this.pos, n, 'utf8');
@@ -114,6 +116,7 @@ export class ByteWriter {
 
   lenencString(s: string): void {
     // Short ASCII-or-not strings: byteLength first so the prefix is exact.
+    if (!isWellFormedText(s)) return this.lenencBytes(encodeSurrogateEscape(s));
     const n = Buffer.byteLength(s, 'utf8');
     this.lenencInt(n);
     this.ensure(n);

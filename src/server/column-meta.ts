@@ -87,6 +87,13 @@ export function typeMeta(t: ColumnType): TypeMeta {
       return meta(WireType.TIME, fspLength(10, t.scale), ColumnFlag.BINARY, t.scale);
     case 'json':
       return meta(WireType.JSON, U32_MAX, ColumnFlag.BLOB | ColumnFlag.BINARY);
+    case 'enum':
+      // MySQL sends ENUM / SET as STRING with the ENUM / SET flag; length: the longest value.
+      return meta(WireType.STRING, t.length * 4, ColumnFlag.ENUM, 0, true);
+    case 'set':
+      return meta(WireType.STRING, t.length * 4, ColumnFlag.SET, 0, true);
+    case 'bit':
+      return meta(WireType.BIT, t.length, ColumnFlag.UNSIGNED);
     case 'null':
       return meta(WireType.NULL, 0, ColumnFlag.BINARY);
     default:

@@ -92,8 +92,10 @@ export const ColumnFlag = {
   UNSIGNED: 32,
   ZEROFILL: 64,
   BINARY: 128,
+  ENUM: 256,
   AUTO_INCREMENT: 512,
   TIMESTAMP: 1024,
+  SET: 2048,
 } as const;
 
 /** Collation ids. */

@@ -6,6 +6,7 @@
  */
 import { SqlError } from '../errors/index.js';
 import type { ExecResult } from '../sql/session/types.js';
+import { decodeSurrogateEscape } from '../util/index.js';
 import type { Connection } from './connection.js';
 import { errorFields } from './error-reply.js';
 import { writeErr } from './packets/err.js';
@@ -17,7 +18,7 @@ const NEAR_TEXT_MAX = 80;
 
 export async function handleQuery(conn: Connection, payload: Buffer): Promise<void> {
   const session = conn.requireSession();
-  const sql = payload.toString('utf8', 1);
+  const sql = decodeSurrogateEscape(payload, 1);
   const pieces = session.splitStatements(sql);
   if (pieces.length === 0) throw SqlError.of('ER_EMPTY_QUERY');
   if (pieces.length > 1 && !conn.multiStatements) throw SqlError.of('ER_PARSE_ERROR', nearText(sql, pieces), 1);

@@ -5,6 +5,7 @@
  */
 import { SqlError } from '../errors/index.js';
 import type { ExecResult, Value } from '../types/index.js';
+import { decodeSurrogateEscape } from '../util/index.js';
 import { errorFields } from './error-reply.js';
 import { writeErr } from './packets/err.js';
 import { ByteReader } from './byte-reader.js';
@@ -33,7 +34,7 @@ const MAX_PARAMS = 0xffff;
 
 export async function handlePrepare(conn: Connection, payload: Buffer): Promise<void> {
   conn.statements.checkCapacity();
-  const stmt = await conn.requireSession().prepare(payload.toString('utf8', 1));
+  const stmt = await conn.requireSession().prepare(decodeSurrogateEscape(payload, 1));
   if (stmt.paramCount > MAX_PARAMS) {
     stmt.close();
     throw SqlError.of('ER_PS_MANY_PARAM');

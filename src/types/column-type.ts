@@ -1,3 +1,5 @@
+import { collationOf, type Collation } from './collation.js';
+
 /**
  * SQL column types as the catalog stores them and every layer reads them.
  * One plain, immutable object per type; `kind` is the MySQL type name in lower case.
@@ -23,6 +25,9 @@ export type TypeKind =
   | 'time'
   | 'year'
   | 'json'
+  | 'enum'
+  | 'set'
+  | 'bit'
   | 'null';
 
 /** Size variant of TEXT / BLOB: TINYTEXT (255), TEXT (65535), MEDIUMTEXT (16M), LONGTEXT (4G). */
@@ -35,6 +40,7 @@ export interface ColumnType {
   /**
    * Integers: display width (-1 when not given; tinyint(1) keeps 1, the BOOLEAN marker).
    * DECIMAL: precision M. CHAR/VARCHAR/BINARY/VARBINARY: max length in characters / bytes.
+   * BIT: width in bits (1-64); its values are big-endian bytes, ceil(width / 8) of them.
    * Others: -1.
    */
   readonly length: number;
@@ -44,15 +50,25 @@ export interface ColumnType {
   readonly lob: LobSize;
   /** Collation of string types: e.g. 'utf8mb4_bin', 'utf8mb4_general_ci'; 'binary' for binary types and non-strings. */
   readonly collation: string;
+  /** ENUM / SET only: the permitted values as declared (trailing spaces removed). */
+  readonly members?: readonly string[];
 }
 
 export const INTEGER_KINDS: ReadonlySet<TypeKind> = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'bigint', 'year']);
-export const STRING_KINDS: ReadonlySet<TypeKind> = new Set(['char', 'varchar', 'text']);
+/**
+ * ENUM and SET count as strings: their runtime values are the member text (see
+ * sql/expr/enum-set.ts), stored and compared under the column's collation.
+ */
+export const STRING_KINDS: ReadonlySet<TypeKind> = new Set(['char', 'varchar', 'text', 'enum', 'set']);
 export const BINARY_KINDS: ReadonlySet<TypeKind> = new Set(['binary', 'varbinary', 'blob']);
 export const TEMPORAL_KINDS: ReadonlySet<TypeKind> = new Set(['date', 'datetime', 'timestamp', 'time']);
 
-/** Until case-insensitive collations land, strings compare and index by their UTF-8 bytes. */
-export const DEFAULT_COLLATION = 'utf8mb4_bin';
+/**
+ * MySQL 8.0's default collation of new databases, tables, string columns and literals
+ * (case- and accent-insensitive, NO PAD). Tables stored before collations landed name
+ * 'utf8mb4_bin' explicitly and keep comparing by bytes.
+ */
+export const DEFAULT_COLLATION = 'utf8mb4_0900_ai_ci';
 
 export function isIntegerType(t: ColumnType): boolean {
   return INTEGER_KINDS.has(t.kind);
@@ -67,6 +83,19 @@ export function isTemporalType(t: ColumnType): boolean {
   return TEMPORAL_KINDS.has(t.kind);
 }
 
+/** The collation strings of this type compare under (binary for non-string types). */
+export function typeCollation(t: ColumnType): Collation {
+  return collationOf(STRING_KINDS.has(t.kind) ? t.collation : 'binary');
+}
+
+/**
+ * True when a memcomparable key of this type decodes back to the value itself: false for strings
+ * under a non-binary collation, whose keys hold the collation weight (see codec/key-values.ts).
+ */
+export function keyPreservesValue(t: ColumnType): boolean {
+  return !STRING_KINDS.has(t.kind) || collationOf(t.collation).binary;
+}
+
 /** Builds a ColumnType, filling the fields a kind does not use with their neutral values. */
 export function makeType(kind: TypeKind, opts: Partial<Omit<ColumnType, 'kind'>> = {}): ColumnType {
   const stringish = STRING_KINDS.has(kind);
@@ -77,6 +106,7 @@ export function makeType(kind: TypeKind, opts: Partial<Omit<ColumnType, 'kind'>>
     scale: opts.scale ?? 0,
     lob: opts.lob ?? 'normal',
     collation: opts.collation ?? (stringish ? DEFAULT_COLLATION : 'binary'),
+    ...(opts.members === undefined ? {} : { members: opts.members }),
   };
 }
 
@@ -133,5 +163,15 @@ export function formatColumnType(t: ColumnType): string {
     case 'json':
     case 'null':
       return t.kind;
+    case 'bit':
+      return `bit(${t.length})`;
+    case 'enum':
+    case 'set':
+      return `${t.kind}(${(t.members ?? []).map(quoteMember).join(',')})`;
   }
+}
+
+/** A member in SHOW CREATE TABLE: single-quoted, `'` doubled and `\` escaped as MySQL prints it. */
+function quoteMember(m: string): string {
+  return `'${m.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }

@@ -1,4 +1,5 @@
 /** Byte helpers shared by every layer. All functions treat inputs as read-only. */
+import { decodeSurrogateEscape, encodeSurrogateEscape } from './surrogate-escape.js';
 
 /** Lexicographic (memcmp) comparison: negative, zero or positive. */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
@@ -61,13 +62,12 @@ export function fromHex(hex: string): Uint8Array {
   return new Uint8Array(Buffer.from(hex, 'hex'));
 }
 
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-
+/** UTF-8 bytes of `s`; bytes escaped by `utf8Decode` (U+DC80..U+DCFF) come back as themselves. */
 export function utf8Encode(s: string): Uint8Array {
-  return encoder.encode(s);
+  return encodeSurrogateEscape(s);
 }
 
+/** UTF-8 text of `b`; each byte of an invalid sequence becomes U+DC80+byte (surrogate-escape.ts). */
 export function utf8Decode(b: Uint8Array): string {
-  return decoder.decode(b);
+  return decodeSurrogateEscape(b);
 }

@@ -9,5 +9,13 @@ export {
   utf8Encode,
   utf8Decode,
 } from './bytes.js';
+export {
+  decodeSurrogateEscape,
+  encodeSurrogateEscape,
+  encodeSurrogateEscapeInto,
+  firstEscapedByte,
+  hasEscapedBytes,
+  isWellFormedText,
+} from './surrogate-escape.js';
 export { assert, assertNever } from './assert.js';
 export { listen } from './listen.js';

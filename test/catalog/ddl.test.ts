@@ -46,8 +46,8 @@ describe.each(factories)('catalog DDL ($name)', (factory) => {
     const other = await Catalog.open(s.txns);
     const schema = await other.latestSchema();
     expect(schema.databases().map((d) => d.name)).toEqual(['d', 'e']);
-    expect(schema.database('e')).toMatchObject({ charset: 'latin1', collation: 'latin1_bin' });
-    expect(schema.database('d')).toMatchObject({ charset: 'utf8mb4', collation: 'utf8mb4_bin' });
+    expect(schema.database('e')).toMatchObject({ charset: 'latin1', collation: 'latin1_swedish_ci' });
+    expect(schema.database('d')).toMatchObject({ charset: 'utf8mb4', collation: 'utf8mb4_0900_ai_ci' });
     expect(schema.table('d', 't')).toEqual(created);
     expect(schema.tables('d').map((x) => x.name)).toEqual(['t']);
     expect(schema.table('d', 'T')).toBeUndefined(); // table names are case-sensitive

@@ -15,7 +15,7 @@ import { decodeIndexKey, decodeIndexValue, decodeKeyValues, decodeRecordKey, enc
 import { DateTime, Decimal, Duration, type Value } from '../../src/types/index.js';
 import { col, key, spec, t } from './helpers.js';
 
-const DB = { id: 1, name: 'd', charset: 'utf8mb4', collation: 'utf8mb4_bin' };
+const DB = { id: 1, name: 'd', charset: 'utf8mb4', collation: 'utf8mb4_0900_ai_ci' };
 const NOW = new DateTime('datetime', 2024, 5, 6, 7, 8, 9, 123456, 6);
 
 const allTypes = [
@@ -88,13 +88,14 @@ describe('record layout', () => {
   });
 
   it('round-trips with a common handle and restores PK columns from it', () => {
-    const info = build('c', [col('a', t('varchar', { length: 10 })), col('b', t('int')), ...allTypes], [key(['a', 'b'], { primary: true })]);
+    const bin = t('varchar', { length: 10, collation: 'utf8mb4_bin' });
+    const info = build('c', [col('a', bin), col('b', t('int')), ...allTypes], [key(['a', 'b'], { primary: true })]);
     expect(info.handleKind).toBe('common');
     const row = ['k1', 7n, ...allValues];
     expect(roundTrip(info, row)).toEqual(row);
     const handle = rowHandle(info, row);
     if (handle.kind !== 'common') throw new Error('expected a common handle');
-    expect(decodeKeyValues(handle.encoded, [t('varchar', { length: 10 }), t('int')]).values).toEqual(['k1', 7n]);
+    expect(decodeKeyValues(handle.encoded, [bin, t('int')]).values).toEqual(['k1', 7n]);
     // A value without the PK columns (e.g. written before they were stored) restores them from the handle.
     const bare = encodeRow([3], [-5n], [t('tinyint')]);
     const decoded = decodeRecord(info, handle, bare);
@@ -170,7 +171,7 @@ describe('indexEntry', () => {
     col('id', t('int'), { primaryKey: true }),
     col('u', t('varchar', { length: 20 }), { unique: true }),
     col('n', t('int')),
-    col('p', t('varchar', { length: 20 })),
+    col('p', t('varchar', { length: 20, collation: 'utf8mb4_bin' })),
   ], [key(['n']), key(['p'], { columns: [{ name: 'p', length: 3 }] })]);
   const ix = (name: string): IndexInfo => {
     const found = info.indexes.find((i) => i.name === name);
@@ -198,6 +199,12 @@ describe('indexEntry', () => {
 
   it('indexes the first N characters of prefix columns', () => {
     const e = indexEntry(info, ix('p'), [5n, 'a', 1n, 'héllo'], h);
-    expect(decodeIndexKey(e.key, [t('varchar', { length: 20 })], 'int').values).toEqual(['hél']);
+    expect(decodeIndexKey(e.key, [t('varchar', { length: 20, collation: 'utf8mb4_bin' })], 'int').values).toEqual(['hél']);
+  });
+
+  it('keys a _ci column by its collation weight: equal for case and accent variants', () => {
+    const a = indexEntry(info, ix('u'), [5n, 'Élan', 1n, 'x'], h);
+    const b = indexEntry(info, ix('u'), [6n, 'elan', 1n, 'x'], { kind: 'int', value: 6n });
+    expect(a.key).toEqual(b.key);
   });
 });

@@ -85,7 +85,7 @@ export const typedArb: fc.Arbitrary<TypedArb> = fc.oneof(
   }),
   fc.constantFrom('float', 'double').map((k) => ({ type: makeType(k as 'float'), value: doubleValue as fc.Arbitrary<Value> })),
   decimalTypeArb.map((type) => ({ type, value: decimalValue(type) as fc.Arbitrary<Value> })),
-  fc.constantFrom('char', 'varchar', 'text').map((k) => ({ type: makeType(k as 'char', { length: 255 }), value: stringValue as fc.Arbitrary<Value> })),
+  fc.constantFrom('char', 'varchar', 'text').map((k) => ({ type: makeType(k as 'char', { length: 255, collation: 'utf8mb4_bin' }), value: stringValue as fc.Arbitrary<Value> })),
   fc.constantFrom('binary', 'varbinary', 'blob').map((k) => ({ type: makeType(k as 'blob', { length: 255 }), value: bytesValue as fc.Arbitrary<Value> })),
   fc.constant({ type: makeType('date'), value: dateValue() as fc.Arbitrary<Value> }),
   fc.tuple(fc.constantFrom('datetime', 'timestamp'), fc.integer({ min: 0, max: 6 })).map(([k, fsp]) => ({

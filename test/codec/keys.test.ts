@@ -22,7 +22,7 @@ import { compareBytes, fromHex, toHex } from '../../src/util/index.js';
 import { norm, typedArb } from './arbitraries.js';
 
 const INT = makeType('bigint');
-const VARCHAR = makeType('varchar', { length: 20 });
+const VARCHAR = makeType('varchar', { length: 20, collation: 'utf8mb4_bin' });
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
 

@@ -9,7 +9,7 @@ import { INT_KINDS, intType, intValue, naturalCompare, norm, sign, typedArb, typ
 const INT = makeType('bigint');
 const UINT = makeType('bigint', { unsigned: true });
 const DOUBLE = makeType('double');
-const VARCHAR = makeType('varchar', { length: 20 });
+const VARCHAR = makeType('varchar', { length: 20, collation: 'utf8mb4_bin' });
 const BLOB = makeType('blob');
 
 function enc1(v: Value, t: ColumnType): Uint8Array {

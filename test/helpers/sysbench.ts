@@ -1,8 +1,5 @@
-/** Runs sysbench 1.0.20 (Debian package) against a MySQL endpoint on 127.0.0.1. */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
+/** Runs sysbench 1.0.20 (Debian package) against a MySQL endpoint on 127.0.0.1 (the harness's runner). */
+import { sysbench as runSysbench } from '../../sysbench/bench/sysbench-cmd.js';
 
 export { WORKLOADS } from '../../sysbench/bench/sysbench-cmd.js';
 
@@ -13,28 +10,13 @@ export interface SysbenchTarget {
 }
 
 /** `sysbench <workload> … <command>`; resolves with its output, rejects on a non-zero exit. */
-export function sysbench(
+export async function sysbench(
   target: SysbenchTarget,
   workload: string,
   command: string,
   extra: readonly string[] = [],
-): Promise<{ stdout: string; stderr: string }> {
-  return run(
-    'sysbench',
-    [
-      workload,
-      '--db-driver=mysql',
-      '--mysql-host=127.0.0.1',
-      `--mysql-port=${target.port}`,
-      '--mysql-user=root',
-      '--mysql-db=sbtest',
-      `--tables=${target.tables}`,
-      `--table-size=${target.tableSize}`,
-      ...extra,
-      command,
-    ],
-    { maxBuffer: 16 << 20 },
-  );
+): Promise<{ stdout: string }> {
+  return { stdout: await runSysbench(target.port, target, workload, command, extra) };
 }
 
 /** Transactions per second reported by a `run`, or undefined when the output has none. */

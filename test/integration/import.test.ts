@@ -137,10 +137,9 @@ describe('shale import', () => {
     expect(usage.stderr).toContain('must be a port number');
   });
 
-  // Known server gap: COM_QUERY text is decoded as UTF-8, so bytes that are not UTF-8 inside a
-  // string literal (mysqldump without --hex-blob writes binary columns that way) become U+FFFD.
-  // `shale import` sends the file's bytes unchanged; this turns green when the server keeps them.
-  it.fails('keeps raw non-UTF-8 bytes of a binary string literal', async () => {
+  // mysqldump without --hex-blob writes binary columns as raw bytes inside string literals;
+  // `shale import` sends the file's bytes unchanged and the server keeps them (surrogate escapes).
+  it('keeps raw non-UTF-8 bytes of a binary string literal', async () => {
     const file = join(dir, 'raw-bytes.sql');
     writeFileSync(
       file,

@@ -14,7 +14,8 @@ const ROWS = 30_000;
  * About 12 million row pairs in a nested-loop join: a second or more, during which the executor
  * yields the event loop between batches (so the signal is handled while it runs).
  */
-const SLOW = 'SELECT COUNT(*) AS n FROM big a JOIN big b ON a.id = b.id WHERE a.id < 400';
+// A nested-loop join (no equality for a hash join): each of the 400 outer rows scans big again.
+const SLOW = 'SELECT COUNT(*) AS n FROM big a JOIN big b ON a.id <= b.id AND b.id <= a.id WHERE a.id < 400';
 const SLOW_ROWS = [{ n: 400 }];
 
 const dataDir = tempDir('shutdown');

@@ -9,7 +9,7 @@ import { sysbench as runSysbench, transactionsOf, WORKLOADS } from '../helpers/s
 
 let node: TestNode;
 
-function sysbench(workload: string, command: string, extra: string[] = []): Promise<{ stdout: string; stderr: string }> {
+function sysbench(workload: string, command: string, extra: string[] = []): Promise<{ stdout: string }> {
   return runSysbench({ port: node.port, tables: 2, tableSize: 2000 }, workload, command, extra);
 }
 

@@ -110,7 +110,7 @@ describe('shale serve --tls-cert --tls-key', () => {
       expect(byName.get('Ssl_cipher')).toMatch(/\w/);
       expect(byName.get('Ssl_version')).toMatch(/^TLSv1\.[23]$/);
       const [vars] = await c.query<RowDataPacket[]>('SELECT @@have_ssl AS s, @@have_openssl AS o, @@require_secure_transport AS r');
-      expect(vars[0]).toEqual({ s: 'YES', o: 'YES', r: '0' });
+      expect(vars[0]).toEqual({ s: 'YES', o: 'YES', r: 0 }); // a BOOL variable is an integer column, as in MySQL
       await c.query('CREATE DATABASE tlsdb');
       await c.query('CREATE TABLE tlsdb.t (id INT PRIMARY KEY, body LONGTEXT)');
       const big = 'x'.repeat(300_000);
@@ -160,7 +160,7 @@ describe('shale serve --tls-cert --tls-key', () => {
     try {
       await expect(one(base, 'SELECT 1')).rejects.toMatchObject({ errno: 3159, sqlState: 'HY000' });
       const row = await one({ ...base, ssl: { rejectUnauthorized: false } }, 'SELECT @@require_secure_transport AS r');
-      expect(row['r']).toBe('1');
+      expect(row['r']).toBe(1);
     } finally {
       await one({ ...base, ssl: { rejectUnauthorized: false } }, 'SET GLOBAL require_secure_transport = OFF');
     }
@@ -188,7 +188,7 @@ describe('shale serve --require-secure-transport', () => {
     });
     expect(await cliError(node.port, ['--skip-ssl', '-e', 'SELECT 1'])).toMatch(/ERROR 3159 \(HY000\)/);
     const row = await one({ port: node.port, password: PASSWORD, ssl: { rejectUnauthorized: false } }, 'SELECT @@require_secure_transport AS r');
-    expect(row['r']).toBe('1');
+    expect(row['r']).toBe(1);
     const s = await cli(node.port, ['--ssl', '--ssl-verify-server-cert=0', '-N', '-e', 'SELECT 42']);
     expect(s.stdout).toBe('42\n');
   });
@@ -217,7 +217,7 @@ describe('shale serve without TLS flags', () => {
 
   it('refuses SET GLOBAL require_secure_transport = ON with 3797', async () => {
     await expect(one({ port: node.port }, 'SET GLOBAL require_secure_transport = ON')).rejects.toMatchObject({ errno: 3797 });
-    expect((await one({ port: node.port }, 'SELECT @@require_secure_transport AS r'))['r']).toBe('0');
+    expect((await one({ port: node.port }, 'SELECT @@require_secure_transport AS r'))['r']).toBe(0);
   });
 });
 

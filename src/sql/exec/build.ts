@@ -13,8 +13,13 @@ import { hashAggFactory } from './hash-agg.js';
 import { sortFactory, topNFactory } from './sort.js';
 import { limitFactory } from './limit.js';
 import { distinctFactory } from './distinct.js';
+import { windowFactory } from './window.js';
 import { joinFactory } from './join.js';
+import { lateralJoinFactory } from './lateral-join.js';
 import { memTableFactory } from './mem-table.js';
+import { applyFactory } from './apply.js';
+import { unionFactory } from './union.js';
+import { cteRecursiveFactory, cteRefFactory } from './cte.js';
 
 /** Every executor of the tree checks the statement's Cancellation before each batch. */
 export function buildExecutor(plan: PlanNode): ExecFactory {
@@ -65,9 +70,22 @@ function buildNode(plan: PlanNode): ExecFactory {
     case 'limit':
       return limitFactory(plan, buildExecutor(plan.child));
     case 'distinct':
-      return distinctFactory(buildExecutor(plan.child));
+      return distinctFactory(buildExecutor(plan.child), plan.schema);
+    case 'window':
+      return windowFactory(plan, buildExecutor(plan.child));
     case 'join':
+      if (plan.lateral !== undefined) return lateralJoinFactory(plan, buildExecutor(plan.left), buildExecutor(plan.right));
       return joinFactory(plan, buildExecutor(plan.left), buildExecutor(plan.right));
+    case 'apply':
+      return applyFactory(plan, buildExecutor(plan.child), buildExecutor);
+    case 'union':
+      return unionFactory(plan, plan.children.map(buildExecutor));
+    case 'derived':
+      return buildExecutor(plan.child);
+    case 'cteRecursive':
+      return cteRecursiveFactory(plan, buildExecutor(plan.anchor), buildExecutor(plan.recursive));
+    case 'cteRef':
+      return cteRefFactory(plan);
     default:
       return assertNever(plan, 'plan node');
   }

@@ -9,7 +9,9 @@ import type { ExecContext } from './context.js';
 /** MySQL's implicit default of a NOT NULL column (non-strict inserts). */
 export function implicitZero(t: ColumnType): Value {
   if (isIntegerType(t)) return 0n;
-  if (isStringType(t) || t.kind === 'json') return '';
+  if (t.kind === 'json') return 'null';
+  if (t.kind === 'bit') return new Uint8Array(Math.ceil(Math.max(t.length, 1) / 8));
+  if (isStringType(t)) return '';
   if (isBinaryType(t)) return t.kind === 'binary' ? new Uint8Array(Math.max(t.length, 0)) : new Uint8Array(0);
   switch (t.kind) {
     case 'float':

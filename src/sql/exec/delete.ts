@@ -8,17 +8,26 @@ import { buildExecutor } from './build.js';
 import { drain } from './executor.js';
 import { handleOf } from './row-decoder.js';
 import { TableWriter } from './table-writer.js';
+import { RowRules } from './row-rules.js';
+import { compileRowFilter } from './row-subqueries.js';
 
 export function compileDelete(stmt: DeleteStmt, schema: Schema, currentDb: string | null): CompiledStatement {
   const src = buildDmlSource(stmt, schema, currentDb);
   const table = src.table;
   const factory = buildExecutor(src.source);
+  const filter = compileRowFilter(src.filter);
   const writer = new TableWriter(table);
+  const rules = RowRules.of(table, schema);
   const n = table.columns.length;
   const run = async (ctx: ExecContext): Promise<ExecResult> => {
     writer.lockTable(ctx);
-    const rows = await drain(factory(ctx, Infinity));
-    for (const row of rows) writer.delete(ctx.txn, row.slice(0, n), handleOf(table, row));
+    const read = await drain(factory(ctx, Infinity));
+    const rows = filter === null ? read : await filter(read, ctx);
+    for (const row of rows) {
+      const old = row.slice(0, n);
+      await rules?.delete(ctx, old);
+      writer.delete(ctx.txn, old, handleOf(table, row));
+    }
     return { kind: 'ok', affectedRows: BigInt(rows.length), insertId: 0n, info: '', warnings: 0 };
   };
   return { columns: [], schemaVersion: schema.version, readOnly: false, plan: { name: 'Delete', source: src.source }, run };

@@ -1,15 +1,21 @@
-/** Distinct: drops rows equal to an earlier one (streaming). */
+/** Distinct: drops rows equal to an earlier one (streaming); strings compare by their column's collation. */
+import type { RowSchema } from '../plan/index.js';
+import { typeCollation, type Collation } from '../../types/index.js';
 import type { ExecFactory, Executor, Row } from './executor.js';
-import { rowKey } from './value-key.js';
+import { keyCollations, rowKey } from './value-key.js';
 
-export function distinctFactory(child: ExecFactory): ExecFactory {
-  return (ctx) => new DistinctExec(child(ctx, Infinity));
+export function distinctFactory(child: ExecFactory, schema?: RowSchema): ExecFactory {
+  const colls = keyCollations(schema?.columns.map((c) => typeCollation(c.type)) ?? []);
+  return (ctx) => new DistinctExec(child(ctx, Infinity), colls);
 }
 
 class DistinctExec implements Executor {
   private readonly seen = new Set<string>();
 
-  constructor(private readonly child: Executor) {}
+  constructor(
+    private readonly child: Executor,
+    private readonly colls: ReadonlyArray<Collation | undefined>,
+  ) {}
 
   async next(): Promise<Row[] | null> {
     for (;;) {
@@ -17,7 +23,7 @@ class DistinctExec implements Executor {
       if (batch === null) return null;
       const out: Row[] = [];
       for (const r of batch) {
-        const k = rowKey(r);
+        const k = rowKey(r, this.colls);
         if (this.seen.has(k)) continue;
         this.seen.add(k);
         out.push(r);

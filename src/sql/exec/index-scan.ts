@@ -48,6 +48,8 @@ export class IndexEntryDecoder {
 
   decode(p: KvPair, withValues: boolean): { handle: Handle; values: Value[] } {
     const h = decodeIndexValue(p.value);
+    // A unique entry's value holds the handle: without values wanted, the key need not be read.
+    if (h !== null && !withValues) return { handle: h, values: [] };
     const d = decodeIndexKey(p.key, withValues || h === null ? this.types : [], h === null ? this.table.handleKind : 'none');
     const handle = h ?? d.handle;
     if (handle === undefined) throw new Error(`index entry of ${this.table.name} without a handle`);

@@ -6,9 +6,9 @@
 import { columnDefaultValue, findColumn, type ColumnInfo, type TableInfo } from '../../catalog/index.js';
 import type { Value } from '../../types/index.js';
 import { SqlError } from '../../errors/index.js';
-import { coerceToColumn, compileExpr, type Evaluator } from '../expr/index.js';
+import { coerceToColumn, compileExpr, type Evaluator, type Scope } from '../expr/index.js';
 import { EMPTY_SCHEMA } from '../plan/index.js';
-import type { InsertStmt } from '../parse/index.js';
+import type { Expr, InsertStmt } from '../parse/index.js';
 import type { ExecContext } from './context.js';
 import { implicitZero, nullIntoNotNull } from './column-values.js';
 
@@ -37,10 +37,11 @@ export function targetColumns(table: TableInfo, names: readonly string[]): Colum
   });
 }
 
-export function compileValues(stmt: InsertStmt, width: number): ValueSource[][] {
-  return stmt.rows.map((row, i) => {
+/** `scope`: the hidden subquery columns VALUES read (plan/builder-dml-subquery.ts), when any. */
+export function compileValues(stmt: InsertStmt, width: number, rows: ReadonlyArray<readonly Expr[]> = stmt.rows, scope: Scope = EMPTY_SCHEMA): ValueSource[][] {
+  return rows.map((row, i) => {
     if (row.length !== width) throw SqlError.of('ER_WRONG_VALUE_COUNT_ON_ROW', i + 1);
-    return row.map((e) => (e.kind === 'default' && e.column === undefined ? null : compileExpr(e, EMPTY_SCHEMA, 'field list')));
+    return row.map((e) => (e.kind === 'default' && e.column === undefined ? null : compileExpr(e, scope, 'field list')));
   });
 }
 
@@ -58,7 +59,7 @@ export class RowBuilder {
   }
 
   /** Evaluates every source row into a full table row; allocates AUTO_INCREMENT / row ids. */
-  async build(sources: ReadonlyArray<ReadonlyArray<ValueSource | Value>>, evaluated: boolean, ctx: ExecContext): Promise<NewRows> {
+  async build(sources: ReadonlyArray<ReadonlyArray<ValueSource | Value>>, evaluated: boolean, ctx: ExecContext, input: readonly Value[] = []): Promise<NewRows> {
     const defaults = this.defaults(ctx);
     const multi = sources.length > 1;
     const rows: Value[][] = [];
@@ -69,7 +70,7 @@ export class RowBuilder {
       for (let i = 0; i < this.targets.length; i++) {
         const col = this.targets[i] as ColumnInfo;
         const s = src[i] as ValueSource | Value;
-        const raw = evaluated ? (s as Value) : s === null ? defaultOf(col, defaults, ctx) : (s as Evaluator)([], ctx);
+        const raw = evaluated ? (s as Value) : s === null ? defaultOf(col, defaults, ctx) : (s as Evaluator)(input, ctx);
         row[col.offset] = this.store(col, raw, r + 1, multi, ctx);
       }
       const id = this.autoInc >= 0 ? row[this.autoInc] : undefined;
@@ -100,7 +101,7 @@ export class RowBuilder {
     const given = new Set(this.targets.map((c) => c.offset));
     return this.table.columns.map((col) => {
       if (given.has(col.offset)) return null;
-      if (col.notNull && col.default.kind === 'none' && !col.autoIncrement) return noDefault(col, ctx);
+      if (col.notNull && col.default.kind === 'none' && !col.autoIncrement && col.type.kind !== 'enum') return noDefault(col, ctx);
       return columnDefaultValue(col, ctx.now());
     });
   }
@@ -110,7 +111,7 @@ export class RowBuilder {
       if (!col.notNull || col.autoIncrement) return null;
       return nullIntoNotNull(col, this.ignore || (multi && !ctx.strict), ctx);
     }
-    return coerceToColumn(raw, col, rowNumber, ctx);
+    return coerceToColumn(raw, col, rowNumber, ctx, this.table.name);
   }
 
   /** A row whose AUTO_INCREMENT column does not generate: NULL there is 1048 (or the implicit zero). */

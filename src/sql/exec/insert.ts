@@ -8,8 +8,8 @@ import { rowHandle, type Schema } from '../../catalog/index.js';
 import type { Handle } from '../../codec/index.js';
 import type { Value } from '../../types/index.js';
 import { SqlError } from '../../errors/index.js';
-import { buildSelect, resolveTable, type PlanNode } from '../plan/index.js';
-import type { InsertStmt } from '../parse/index.js';
+import { buildSelect, EMPTY_SCHEMA, planRowSubqueries, rejectViewTarget, resolveTable, type PlanNode, type RowSubqueries } from '../plan/index.js';
+import type { Expr, InsertStmt } from '../parse/index.js';
 import type { ExecResult } from '../../types/index.js';
 import type { CompiledStatement, ExecContext } from './context.js';
 import { buildExecutor } from './build.js';
@@ -18,6 +18,8 @@ import { CountingContext } from './counting-context.js';
 import { RowBuilder, compileValues, targetColumns, type NewRows, type ValueSource } from './insert-rows.js';
 import { compileOnDuplicate, type OnDuplicate } from './on-duplicate.js';
 import { StatementReads, TableWriter } from './table-writer.js';
+import { runnerFactory } from './row-subqueries.js';
+import { passesRules, RowRules } from './row-rules.js';
 
 type Mode = 'insert' | 'ignore' | 'replace' | 'upsert';
 
@@ -28,19 +30,24 @@ interface Counts {
 
 export function compileInsert(stmt: InsertStmt, schema: Schema, currentDb: string | null): CompiledStatement {
   const table = resolveTable(schema, currentDb, stmt.table);
+  rejectViewTarget(table, 'INSERT');
   const targets = targetColumns(table, stmt.columns);
-  const values = stmt.select === undefined ? compileValues(stmt, targets.length) : null;
+  const valueSubs = stmt.select === undefined ? planRowSubqueries(stmt.rows.flat(), EMPTY_SCHEMA, schema, currentDb, stmt, table) : null;
+  const values = stmt.select === undefined ? compileValues(stmt, targets.length, valueRows(stmt, valueSubs), valueSubs?.schema) : null;
+  const valueRunner = valueSubs === null ? null : runnerFactory(valueSubs);
   const select = stmt.select === undefined ? null : compileInsertSelect(stmt, schema, currentDb, targets.length);
   const mode: Mode = stmt.replace ? 'replace' : stmt.onDuplicate.length > 0 ? 'upsert' : stmt.ignore ? 'ignore' : 'insert';
   const upsert = mode === 'upsert' ? compileOnDuplicate(table, stmt.onDuplicate) : null;
   const builder = new RowBuilder(table, targets, stmt.ignore);
   const writer = new TableWriter(table);
+  const rules = RowRules.of(table, schema);
   const run = async (outer: ExecContext): Promise<ExecResult> => {
     const ctx = new CountingContext(outer);
     writer.lockTable(ctx);
     const sources: ReadonlyArray<ReadonlyArray<ValueSource | Value>> = values ?? (await drain((select as InsertSelect).factory(ctx, Infinity)));
-    const rows = await builder.build(sources, values === null, ctx);
-    const counts = await writeRows(ctx, writer, rows, mode, upsert);
+    const input = valueRunner === null ? [] : await valueRunner(ctx).extend([]);
+    const rows = await builder.build(sources, values === null, ctx, input);
+    const counts = await writeRows(ctx, writer, rows, mode, upsert, rules);
     if (rows.firstId !== null) ctx.setLastInsertId(rows.firstId);
     const multi = sources.length > 1 || select !== null;
     const info = multi ? `Records: ${sources.length}  Duplicates: ${counts.duplicates}  Warnings: ${ctx.warnings}` : '';
@@ -48,6 +55,13 @@ export function compileInsert(stmt: InsertStmt, schema: Schema, currentDb: strin
   };
   const plan = select === null ? { name: 'Insert' as const } : { name: 'Insert' as const, source: select.plan };
   return { columns: [], schemaVersion: schema.version, readOnly: false, plan, run };
+}
+
+/** The VALUES rows with subqueries replaced by hidden columns (same shape as stmt.rows). */
+function valueRows(stmt: InsertStmt, subs: RowSubqueries | null): ReadonlyArray<readonly Expr[]> {
+  if (subs === null) return stmt.rows;
+  let i = 0;
+  return stmt.rows.map((row) => row.map(() => subs.exprs[i++] as Expr));
 }
 
 interface InsertSelect {
@@ -61,7 +75,9 @@ function compileInsertSelect(stmt: InsertStmt, schema: Schema, currentDb: string
   return { factory: buildExecutor(plan), plan };
 }
 
-async function writeRows(ctx: CountingContext, writer: TableWriter, rows: NewRows, mode: Mode, upsert: OnDuplicate | null): Promise<Counts> {
+async function writeRows(
+  ctx: CountingContext, writer: TableWriter, rows: NewRows, mode: Mode, upsert: OnDuplicate | null, rules: RowRules | null = null,
+): Promise<Counts> {
   const counts: Counts = { affected: 0n, duplicates: 0 };
   const table = writer.table;
   const fastPath = mode === 'insert' || mode === 'ignore';
@@ -71,12 +87,13 @@ async function writeRows(ctx: CountingContext, writer: TableWriter, rows: NewRow
     const row = rows.rows[r] as Value[];
     const handle = handles[r] as Handle;
     const checkPk = !(rows.generatedHandle[r] ?? false);
+    if (rules !== null && mode !== 'upsert' && !(await passesRules(ctx, mode === 'ignore', () => rules.insert(ctx, row)))) continue;
     if (fastPath && !checkPk && !writer.hasUniqueIndexes) {
       writer.insert(ctx.txn, row, handle, reads);
       counts.affected++;
       continue;
     }
-    await writeOne(ctx, writer, row, handle, checkPk, mode, upsert, counts, reads);
+    await writeOne(ctx, writer, row, handle, checkPk, mode, upsert, counts, reads, rules);
   }
   return counts;
 }
@@ -99,9 +116,11 @@ async function prefetchConflicts(ctx: CountingContext, writer: TableWriter, rows
 async function writeOne(
   ctx: CountingContext, writer: TableWriter, row: Value[], handle: Handle, checkPk: boolean, mode: Mode, upsert: OnDuplicate | null, counts: Counts,
   reads?: StatementReads,
+  rules: RowRules | null = null,
 ): Promise<void> {
   let conflict = await writer.findConflict(ctx.txn, row, handle, checkPk, reads);
   if (conflict === null) {
+    if (rules !== null && mode === 'upsert') await rules.insert(ctx, row);
     writer.insert(ctx.txn, row, handle, reads);
     counts.affected++;
     return;
@@ -117,6 +136,7 @@ async function writeOne(
       while (conflict !== null) {
         const old = await writer.read(ctx.txn, conflict.handle);
         if (old === null) throw conflict.error;
+        await rules?.delete(ctx, old);
         writer.delete(ctx.txn, old, conflict.handle);
         counts.affected++;
         conflict = await writer.findConflict(ctx.txn, row, handle, true);
@@ -127,7 +147,7 @@ async function writeOne(
     case 'upsert': {
       const old = await writer.read(ctx.txn, conflict.handle);
       if (old === null) throw conflict.error;
-      const changed = await (upsert as OnDuplicate).apply(ctx, writer, old, conflict.handle, row);
+      const changed = await (upsert as OnDuplicate).apply(ctx, writer, old, conflict.handle, row, rules);
       counts.affected += changed ? 2n : ctx.foundRowsFlag ? 1n : 0n;
       return;
     }

@@ -12,10 +12,11 @@ import type { Assignment } from '../parse/index.js';
 import type { ExecContext } from './context.js';
 import { nowForColumn, nullIntoNotNull, sameValue } from './column-values.js';
 import type { TableWriter } from './table-writer.js';
+import type { RowRules } from './row-rules.js';
 
 export interface OnDuplicate {
   /** Updates the existing row; false when nothing changed. */
-  apply(ctx: ExecContext, writer: TableWriter, old: Value[], handle: Handle, inserted: readonly Value[]): Promise<boolean>;
+  apply(ctx: ExecContext, writer: TableWriter, old: Value[], handle: Handle, inserted: readonly Value[], rules?: RowRules | null): Promise<boolean>;
 }
 
 export function compileOnDuplicate(table: TableInfo, set: readonly Assignment[]): OnDuplicate {
@@ -30,7 +31,7 @@ export function compileOnDuplicate(table: TableInfo, set: readonly Assignment[])
   const explicit = new Set(assigns.map((a) => a.col.offset));
   const onUpdate = table.columns.filter((c) => c.onUpdateNow && !explicit.has(c.offset));
   return {
-    async apply(ctx, writer, old, handle, inserted) {
+    async apply(ctx, writer, old, handle, inserted, rules) {
       const both: Value[] = [...old.slice(0, n), ...inserted];
       for (const a of assigns) {
         const v = a.eval(both, ctx);
@@ -40,6 +41,7 @@ export function compileOnDuplicate(table: TableInfo, set: readonly Assignment[])
       if (next.every((v, i) => sameValue(v, old[i] ?? null))) return false;
       for (const c of onUpdate) next[c.offset] = nowForColumn(c as ColumnInfo, ctx);
       const newHandle = table.handleKind === 'int' && !table.pkIsHandle ? handle : rowHandle(table, next);
+      await rules?.update(ctx, old, next);
       await writer.update(ctx.txn, old, handle, next, newHandle);
       return true;
     },

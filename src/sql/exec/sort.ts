@@ -1,8 +1,11 @@
-/** Sort and TopN (ORDER BY [+ LIMIT]): NULLs first ascending, last descending; stable. */
-import { compareValues, compileExpr, type Evaluator } from '../expr/index.js';
+/**
+ * Sort and TopN (ORDER BY [+ LIMIT]): NULLs first ascending, last descending; stable. Strings
+ * order by each item's collation ('a' and 'A' tie under `_ci`).
+ */
+import { compareStrings, compareValues, compileExpr, deriveCollation, enumSortType, numericView, type Evaluator } from '../expr/index.js';
 import type { PlanNode, SortItem } from '../plan/index.js';
 import type { RowSchema } from '../plan/index.js';
-import type { Value } from '../../types/index.js';
+import { collationOf, type Collation, type Value } from '../../types/index.js';
 import type { ExecContext } from './context.js';
 import { drain, fromRows, type ExecFactory, type Row } from './executor.js';
 import { compileLimit } from './limit-values.js';
@@ -33,19 +36,36 @@ export function topNFactory(node: TopNNode, child: ExecFactory): ExecFactory {
 export type Sorter = (rows: Row[], ctx: ExecContext) => Row[];
 
 export function compileSorter(items: readonly SortItem[], schema: RowSchema): Sorter {
-  const evals: Evaluator[] = items.map((o) => compileExpr(o.expr, schema, 'order clause'));
+  // ENUM / SET columns sort by member index / bitmask (numericView), not by text.
+  const enums = items.map((o) => enumSortType(o.expr, schema));
+  const evals: Evaluator[] = items.map((o, i) => numericView(compileExpr(o.expr, schema, 'order clause'), enums[i]));
   const dirs = items.map((o) => (o.desc ? -1 : 1));
+  const colls = items.map((o, i) => (enums[i] !== undefined ? collationOf('binary') : deriveCollation(o.expr, schema).collation));
+  const weighed = colls.some((c) => !c.binary);
   return (rows, ctx) => {
-    const keyed = rows.map((row, i) => ({ row, i, keys: evals.map((e) => e(row, ctx)) }));
+    const keyed = rows.map((row, i) => {
+      const keys = evals.map((e) => e(row, ctx));
+      return { row, i, keys, weights: weighed ? weightsOf(keys, colls) : null };
+    });
     keyed.sort((a, b) => {
       for (let k = 0; k < dirs.length; k++) {
-        const c = compareNullsFirst(a.keys[k] as Value, b.keys[k] as Value);
+        const wa = a.weights?.[k];
+        const wb = b.weights?.[k];
+        const c = wa !== undefined && wb !== undefined ? compareStrings(wa, wb) : compareNullsFirst(a.keys[k] as Value, b.keys[k] as Value);
         if (c !== 0) return c * (dirs[k] as number);
       }
       return a.i - b.i;
     });
     return keyed.map((k) => k.row);
   };
+}
+
+/** Sort keys of strings under `_ci` collations, computed once per row (undefined: compare the value). */
+function weightsOf(keys: readonly Value[], colls: readonly Collation[]): Array<string | undefined> {
+  return keys.map((v, k) => {
+    const c = colls[k] as Collation;
+    return typeof v === 'string' && !c.binary ? c.weight(v) : undefined;
+  });
 }
 
 export function compareNullsFirst(a: Value, b: Value): number {

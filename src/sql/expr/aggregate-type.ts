@@ -1,6 +1,6 @@
 /** Result types of aggregates (MySQL 8.0): SUM(int) DECIMAL(M+22,0), AVG scale +4, COUNT BIGINT(21). */
 import type { AggName } from '../parse/ast.js';
-import { isIntegerType, type ColumnType } from '../../types/index.js';
+import { isIntegerType, makeType, type ColumnType } from '../../types/index.js';
 import { bigintType, decimalType, doubleType, integerDigits, textType, varcharType } from './result-types.js';
 
 /** DECIMAL_LONGLONG_DIGITS: the precision a SUM adds to its argument's. */
@@ -28,5 +28,8 @@ export function aggregateType(name: AggName, argType: ColumnType): ColumnType {
     case 'BIT_OR':
     case 'BIT_XOR':
       return bigintType(21, true);
+    case 'JSON_ARRAYAGG':
+    case 'JSON_OBJECTAGG':
+      return makeType('json');
   }
 }

@@ -5,10 +5,11 @@
  * 64-bit; empty input gives the identity). DISTINCT dedupes by a canonical key of each value.
  */
 import type { AggName } from '../parse/ast.js';
-import { DateTime, Decimal, Duration, isIntegerType, type ColumnType, type Value } from '../../types/index.js';
+import { DateTime, Decimal, Duration, isIntegerType, typeCollation, type Collation, type ColumnType, type Value } from '../../types/index.js';
 import { toHex } from '../../util/index.js';
-import { compareValues } from './compare.js';
+import { valueComparator } from './compare.js';
 import { toBits } from './bit-ops.js';
+import { jsonArrayAgg, jsonObjectAgg } from './json-aggregate.js';
 import { toDecimal, toDouble, UINT64_MAX } from './to-number.js';
 import { valueToString } from './value-to-string.js';
 
@@ -19,9 +20,12 @@ export interface Aggregator {
   result(): Value;
 }
 
-/** Equal keys for values DISTINCT treats as equal (1, 1.0 and 1e0 share one key). */
-export function distinctKey(v: Exclude<Value, null>): string {
-  if (typeof v === 'string') return `s:${v}`;
+/**
+ * Equal keys for values DISTINCT treats as equal (1, 1.0 and 1e0 share one key; strings by
+ * their weight under `coll`, so 'a' and 'A' share one under a `_ci` collation).
+ */
+export function distinctKey(v: Exclude<Value, null>, coll?: Collation): string {
+  if (typeof v === 'string') return `s:${coll === undefined ? v : coll.weight(v)}`;
   if (typeof v === 'bigint') return `n:${v}`;
   if (typeof v === 'number') return Number.isSafeInteger(v) ? `n:${v}` : `n:${new Decimal(v).toString()}`;
   if (v instanceof Decimal) return v.isInteger() ? `n:${v.toFixed(0)}` : `n:${v.toString()}`;
@@ -33,10 +37,13 @@ export function distinctKey(v: Exclude<Value, null>): string {
 
 class Distinct implements Aggregator {
   readonly #seen = new Set<string>();
-  constructor(private readonly inner: Aggregator) {}
+  constructor(
+    private readonly inner: Aggregator,
+    private readonly coll: Collation,
+  ) {}
   add(v: Value): void {
     if (v === null) return;
-    const key = distinctKey(v);
+    const key = distinctKey(v, this.coll);
     if (this.#seen.has(key)) return;
     this.#seen.add(key);
     this.inner.add(v);
@@ -96,14 +103,20 @@ class Sum implements Aggregator {
 
 class Extreme implements Aggregator {
   #best: Value = null;
-  constructor(private readonly wantMax: boolean) {}
+  readonly #compare: (a: Value, b: Value) => number | null;
+  constructor(
+    private readonly wantMax: boolean,
+    coll: Collation,
+  ) {
+    this.#compare = valueComparator(coll);
+  }
   add(v: Value): void {
     if (v === null) return;
     if (this.#best === null) {
       this.#best = v;
       return;
     }
-    const c = compareValues(v, this.#best) as number;
+    const c = this.#compare(v, this.#best) as number;
     if (this.wantMax ? c > 0 : c < 0) this.#best = v;
   }
   result(): Value {
@@ -152,20 +165,24 @@ function base(name: AggName, argType: ColumnType, separator: string): Aggregator
     case 'AVG':
       return new Sum(isExactType(argType), isExactType(argType) ? Math.min(30, (argType.kind === 'decimal' ? argType.scale : 0) + 4) : 0);
     case 'MIN':
-      return new Extreme(false);
+      return new Extreme(false, typeCollation(argType));
     case 'MAX':
-      return new Extreme(true);
+      return new Extreme(true, typeCollation(argType));
     case 'GROUP_CONCAT':
       return new GroupConcat(separator);
     case 'BIT_AND':
     case 'BIT_OR':
     case 'BIT_XOR':
       return new Bits(name);
+    case 'JSON_ARRAYAGG':
+      return jsonArrayAgg(argType);
+    case 'JSON_OBJECTAGG':
+      return jsonObjectAgg();
   }
 }
 
 /** An accumulator for one group. `argType` is the argument's type (anything for COUNT(*)). */
 export function createAggregator(name: AggName, distinct: boolean, argType: ColumnType, separator = ','): Aggregator {
   const agg = base(name, argType, separator);
-  return distinct ? new Distinct(agg) : agg;
+  return distinct ? new Distinct(agg, typeCollation(argType)) : agg;
 }

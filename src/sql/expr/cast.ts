@@ -1,9 +1,11 @@
 /**
  * CAST(expr AS type) / CONVERT(expr, type). Never throws for bad input: like MySQL it returns the
  * best value (0, NULL for bad dates) and adds warning 1292 `Truncated incorrect ... value`.
+ * The exception is CAST(... AS JSON), which raises MySQL's JSON errors (3141 / 3144).
  */
 import { Decimal, formatColumnType, isBinaryType, isIntegerType, isStringType, type ColumnType, type Value } from '../../types/index.js';
 import { utf8Decode, utf8Encode } from '../../util/index.js';
+import { toJsonText } from './json/index.js';
 import { toDateTimeOf, toDurationOf } from './temporal-convert.js';
 import { INT64_MAX, INT64_MIN, toDecimal, toDouble, UINT64_MAX, decimalToBigInt, doubleToBigInt, numericPrefix } from './to-number.js';
 import type { EvalContext } from './types.js';
@@ -12,7 +14,8 @@ import { valueToString } from './value-to-string.js';
 export function castValue(v: Value, to: ColumnType, ctx: EvalContext): Value {
   if (v === null) return null;
   if (isIntegerType(to)) return castToInteger(v, to.unsigned, ctx);
-  if (isStringType(to) || to.kind === 'json') return castToString(v, to, ctx);
+  if (to.kind === 'json') return toJsonText(v, 'cast_as_json');
+  if (isStringType(to)) return castToString(v, to, ctx);
   if (isBinaryType(to)) return castToBytes(v, to, ctx);
   switch (to.kind) {
     case 'decimal':
@@ -73,7 +76,7 @@ function stringToInteger(s: string, unsigned: boolean, ctx: EvalContext): bigint
 
 function castToString(v: Exclude<Value, null>, to: ColumnType, ctx: EvalContext): string {
   const s = valueToString(v);
-  if (to.length < 0 || to.kind === 'json') return s;
+  if (to.length < 0) return s;
   const chars = Array.from(s);
   if (chars.length <= to.length) return s;
   truncatedWarning(ctx, `CHAR(${to.length})`, s);

@@ -10,8 +10,12 @@ import {
   type ColumnType, type Value,
 } from '../../types/index.js';
 import { SqlError, type ErrorName } from '../../errors/index.js';
-import { utf8Decode, utf8Encode } from '../../util/index.js';
+import { isWellFormedText, utf8Decode, utf8Encode } from '../../util/index.js';
 import { decimalMax } from './cast.js';
+import { bitValue } from './bit-value.js';
+import { enumValue, setValue } from './enum-set.js';
+import { invalidTextValue, replaceInvalidBytes } from './invalid-text.js';
+import { JsonSyntaxError, parseJson, serializeJson } from './json/index.js';
 import { hasZeroPart, toUnixMicros } from './date-math.js';
 import { toDateTimeOf, toDurationOf } from './temporal-convert.js';
 import { decimalToBigInt, doubleToBigInt, numericPrefix, toDecimal, toDouble } from './to-number.js';
@@ -20,6 +24,8 @@ import { valueToString } from './value-to-string.js';
 
 interface Site {
   readonly col: string;
+  /** Table name for messages that name `table.column` (3140). */
+  readonly table?: string | undefined;
   readonly row: number;
   readonly ctx: EvalContext;
 }
@@ -35,12 +41,19 @@ function outOfRange(site: Site): void {
   problem(site, 'ER_WARN_DATA_OUT_OF_RANGE', site.col, site.row);
 }
 
-export function coerceToColumn(v: Value, col: { readonly name: string; readonly type: ColumnType }, rowNumber: number, ctx: EvalContext): Value {
+export function coerceToColumn(
+  v: Value,
+  col: { readonly name: string; readonly type: ColumnType },
+  rowNumber: number,
+  ctx: EvalContext,
+  table?: string,
+): Value {
   if (v === null) return null;
   const t = col.type;
-  const site: Site = { col: col.name, row: rowNumber, ctx };
+  const site: Site = { col: col.name, row: rowNumber, ctx, table };
   if (t.kind === 'year') return storeYear(v, site);
   if (isIntegerType(t)) return storeInteger(v, t, site);
+  if (t.kind === 'enum' || t.kind === 'set') return storeEnumSet(v, t, site);
   if (isStringType(t)) return storeString(v, t, site);
   if (isBinaryType(t)) return storeBytes(v, t, site);
   switch (t.kind) {
@@ -57,6 +70,8 @@ export function coerceToColumn(v: Value, col: { readonly name: string; readonly 
       return storeTime(v, t, site);
     case 'json':
       return storeJson(v, site);
+    case 'bit':
+      return storeBit(v, t, site);
     default:
       return v;
   }
@@ -167,6 +182,7 @@ function fitBytes(s: string, maxBytes: number): string {
 
 function storeString(v: Exclude<Value, null>, t: ColumnType, site: Site): string {
   let s = valueToString(v);
+  if (!isWellFormedText(s)) s = validText(s, site);
   if (t.kind === 'text') {
     const limit = lobMaxBytes(t.lob);
     if (s.length * 3 > limit && utf8Encode(s).length > limit) s = tooLong(s, fitBytes(s, limit), site);
@@ -175,6 +191,14 @@ function storeString(v: Exclude<Value, null>, t: ColumnType, site: Site): string
     if (chars.length > t.length) s = tooLong(s, chars.slice(0, t.length).join(''), site);
   }
   return t.kind === 'char' ? s.replace(/ +$/, '') : s;
+}
+
+/** Bytes that are not UTF-8 (escaped by the decoder): 1366, or '?' per byte with a warning. */
+function validText(s: string, site: Site): string {
+  const shown = invalidTextValue(s);
+  if (shown === null) return s;
+  problem(site, 'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD', 'string', shown, site.col, site.row);
+  return replaceInvalidBytes(s);
 }
 
 /** Excess made only of spaces is cut silently (MySQL: a note); anything else is 1406. */
@@ -230,14 +254,38 @@ function storeTime(v: Exclude<Value, null>, t: ColumnType, site: Site): Duration
   return new Duration(0n, t.scale);
 }
 
-/** JSON is kept as text; strings must parse as JSON (3140 otherwise, strict or not). */
+/**
+ * JSON is kept as MySQL's normalized text (json/json-serialize.ts): strings must parse (3140,
+ * strict or not), other non-JSON values are 3140 "not a JSON text, may need CAST", binary 3144.
+ */
 function storeJson(v: Exclude<Value, null>, site: Site): string {
-  if (typeof v !== 'string' && !(v instanceof Uint8Array)) return valueToString(v);
-  const s = valueToString(v);
+  const column = site.table === undefined ? site.col : `${site.table}.${site.col}`;
+  if (v instanceof Uint8Array) throw SqlError.of('ER_INVALID_JSON_CHARSET', 'binary');
+  if (typeof v !== 'string') throw SqlError.of('ER_INVALID_JSON_TEXT', 'not a JSON text, may need CAST', 0, column);
   try {
-    JSON.parse(s);
-  } catch {
-    throw SqlError.of('ER_INVALID_JSON_TEXT', 'Invalid value.', 0, site.col);
+    return serializeJson(parseJson(v));
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) throw SqlError.of('ER_INVALID_JSON_TEXT', e.reason, e.position, column);
+    throw e;
   }
-  return s;
+}
+
+/** ENUM / SET (enum-set.ts): an invalid value is 1265; non-strict keeps '' (ENUM) or the valid members (SET). */
+function storeEnumSet(v: Exclude<Value, null>, t: ColumnType, site: Site): string {
+  if (t.kind === 'enum') {
+    const e = enumValue(v, t);
+    if (e !== null) return e;
+    problem(site, 'ER_WARN_DATA_TRUNCATED', site.col, site.row);
+    return '';
+  }
+  const { text, valid } = setValue(v, t);
+  if (!valid) problem(site, 'ER_WARN_DATA_TRUNCATED', site.col, site.row);
+  return text;
+}
+
+/** BIT(n): a value wider than n bits is 1406 (non-strict: all ones with a warning). */
+function storeBit(v: Exclude<Value, null>, t: ColumnType, site: Site): Uint8Array {
+  const { bytes, fits } = bitValue(v, t);
+  if (!fits) problem(site, 'ER_DATA_TOO_LONG', site.col, site.row);
+  return bytes;
 }

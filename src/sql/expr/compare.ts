@@ -1,11 +1,12 @@
 /**
- * MySQL comparison rules on runtime values (binary collation for strings):
+ * MySQL comparison rules on runtime values:
  * - int vs int: exact; int/decimal mixes: exact decimal; any double: double;
- * - string vs number: both as double; string vs string: UTF-8 byte order (no PAD SPACE);
+ * - string vs number: both as double; string vs string: by the comparison's collation
+ *   (`compareValuesIn`; `compareValues` is the binary collation: UTF-8 byte order);
  * - DATE/DATETIME vs string: the string is parsed as a date-time (unparsable: compared as text);
  * - TIME vs string: parsed as TIME; bytes vs string: by bytes.
  */
-import { DateTime, Decimal, Duration, type Value } from '../../types/index.js';
+import { BINARY_COLLATION, DateTime, Decimal, Duration, compareCodePoints, type Collation, type Value } from '../../types/index.js';
 import { compareBytes, utf8Encode } from '../../util/index.js';
 import { numberToDateTime, parseDateTime, parseTime } from './parse-datetime.js';
 import { toDecimal, toDouble } from './to-number.js';
@@ -24,16 +25,25 @@ export function compareValues(a: Value, b: Value): number | null {
   return compareNumeric(a, b);
 }
 
+/** compareValues with two strings compared under `coll`. */
+export function compareValuesIn(coll: Collation, a: Value, b: Value): number | null {
+  if (typeof a === 'string' && typeof b === 'string') return coll.compare(a, b);
+  return compareValues(a, b);
+}
+
+/** A comparator of values under `coll` (the plain byte comparison for binary collations). */
+export function valueComparator(coll: Collation): (a: Value, b: Value) => number | null {
+  return coll.binary ? compareValues : (a, b) => compareValuesIn(coll, a, b);
+}
+
+export { BINARY_COLLATION };
+
 function isTextual(v: Value): v is string | Uint8Array {
   return typeof v === 'string' || v instanceof Uint8Array;
 }
 
 function toBytes(v: string | Uint8Array): Uint8Array {
   return typeof v === 'string' ? utf8Encode(v) : v;
-}
-
-function sign(n: number): number {
-  return n < 0 ? -1 : n > 0 ? 1 : 0;
 }
 
 function compareNumeric(a: Value, b: Value): number {
@@ -48,26 +58,8 @@ function compareNumeric(a: Value, b: Value): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/**
- * Code-point order of two JS strings, which equals UTF-8 byte order: UTF-16 units are compared
- * directly except that surrogates (U+10000 and up) must sort after U+E000..U+FFFF.
- */
-export function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) return fixup(x) - fixup(y);
-  }
-  return sign(a.length - b.length);
-}
-
-function fixup(c: number): number {
-  if (c >= 0xd800 && c <= 0xdfff) return c + 0x2000;
-  if (c >= 0xe000) return c - 0x800;
-  return c;
-}
+/** Code-point order of two JS strings, which equals UTF-8 byte order. */
+export const compareStrings = compareCodePoints;
 
 function asDateTime(v: Value): DateTime | null {
   if (v instanceof DateTime) return v;

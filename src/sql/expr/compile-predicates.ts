@@ -1,6 +1,6 @@
 /** Evaluators for logic and predicates: AND/OR/XOR/NOT, IS, BETWEEN, IN, LIKE, CASE. Results are 1n/0n/null. */
-import type { Value } from '../../types/index.js';
-import { compareValues, truthy } from './compare.js';
+import { BINARY_COLLATION, type Collation, type Value } from '../../types/index.js';
+import { truthy, valueComparator } from './compare.js';
 import { LikeMatcher } from './like.js';
 import type { Evaluator } from './types.js';
 import { valueToString } from './value-to-string.js';
@@ -47,7 +47,8 @@ export function notEval(x: Evaluator): Evaluator {
 
 export type CompareOp = '=' | '<=>' | '<>' | '<' | '<=' | '>' | '>=';
 
-function holds(op: CompareOp, c: number): boolean {
+/** Whether comparison result `c` (<0, 0, >0) satisfies `op`. */
+export function holds(op: CompareOp, c: number): boolean {
   switch (op) {
     case '=':
     case '<=>':
@@ -65,24 +66,31 @@ function holds(op: CompareOp, c: number): boolean {
   }
 }
 
-export function compareEval(op: CompareOp, l: Evaluator, r: Evaluator): Evaluator {
+/** `coll`: the collation two strings compare under (collation-derive.ts). */
+export function compareEval(op: CompareOp, l: Evaluator, r: Evaluator, coll: Collation = BINARY_COLLATION): Evaluator {
+  const cmp = valueComparator(coll);
   if (op === '<=>') {
     return (row, ctx) => {
       const a = l(row, ctx);
       const b = r(row, ctx);
       if (a === null || b === null) return bool(a === b);
-      return bool(compareValues(a, b) === 0);
+      return bool(cmp(a, b) === 0);
     };
   }
   return (row, ctx) => {
-    const c = compareValues(l(row, ctx), r(row, ctx));
+    const c = cmp(l(row, ctx), r(row, ctx));
     return c === null ? null : bool(holds(op, c));
   };
 }
 
 /** Row constructors: `(a, b) = (c, d)` is AND of the element comparisons (`=`, `<>`, `<=>`). */
-export function rowEqualEval(op: '=' | '<>' | '<=>', ls: readonly Evaluator[], rs: readonly Evaluator[]): Evaluator {
-  const pairs = ls.map((l, i) => compareEval(op === '<>' ? '=' : op, l, rs[i] as Evaluator));
+export function rowEqualEval(
+  op: '=' | '<>' | '<=>',
+  ls: readonly Evaluator[],
+  rs: readonly Evaluator[],
+  colls: readonly Collation[] = [],
+): Evaluator {
+  const pairs = ls.map((l, i) => compareEval(op === '<>' ? '=' : op, l, rs[i] as Evaluator, colls[i]));
   return (row, ctx) => {
     let sawNull = false;
     for (const p of pairs) {
@@ -103,11 +111,12 @@ export function isBoolEval(x: Evaluator, value: boolean, not: boolean): Evaluato
   return (row, ctx) => bool((truthy(x(row, ctx)) === value) !== not);
 }
 
-export function betweenEval(x: Evaluator, low: Evaluator, high: Evaluator, not: boolean): Evaluator {
+export function betweenEval(x: Evaluator, low: Evaluator, high: Evaluator, not: boolean, coll: Collation = BINARY_COLLATION): Evaluator {
+  const cmp = valueComparator(coll);
   return (row, ctx) => {
     const v = x(row, ctx);
-    const lo = compareValues(v, low(row, ctx));
-    const hi = compareValues(v, high(row, ctx));
+    const lo = cmp(v, low(row, ctx));
+    const hi = cmp(v, high(row, ctx));
     const geLow = lo === null ? null : lo >= 0;
     const leHigh = hi === null ? null : hi <= 0;
     let r: boolean | null;
@@ -119,13 +128,14 @@ export function betweenEval(x: Evaluator, low: Evaluator, high: Evaluator, not: 
 }
 
 /** `x IN (list)`: 1 on a match; otherwise NULL if x or any item is NULL, else 0. */
-export function inEval(x: Evaluator, list: readonly Evaluator[], not: boolean): Evaluator {
+export function inEval(x: Evaluator, list: readonly Evaluator[], not: boolean, coll: Collation = BINARY_COLLATION): Evaluator {
+  const cmp = valueComparator(coll);
   return (row, ctx) => {
     const v = x(row, ctx);
     if (v === null) return null;
     let sawNull = false;
     for (const item of list) {
-      const c = compareValues(v, item(row, ctx));
+      const c = cmp(v, item(row, ctx));
       if (c === 0) return bool(!not);
       if (c === null) sawNull = true;
     }
@@ -147,8 +157,9 @@ function text(v: Exclude<Value, null>): string {
   return typeof v === 'string' ? v : valueToString(v);
 }
 
-export function likeEval(x: Evaluator, pattern: Evaluator, escape: Evaluator | null, not: boolean): Evaluator {
-  const matcher = new LikeMatcher();
+/** Under a `_ci` collation both sides are folded per character (case and accents). */
+export function likeEval(x: Evaluator, pattern: Evaluator, escape: Evaluator | null, not: boolean, coll: Collation = BINARY_COLLATION): Evaluator {
+  const matcher = new LikeMatcher(coll.likeFold);
   return (row, ctx) => {
     const v = x(row, ctx);
     const p = pattern(row, ctx);
@@ -163,11 +174,13 @@ export function caseEval(
   operand: Evaluator | null,
   whens: ReadonlyArray<{ readonly when: Evaluator; readonly then: Evaluator }>,
   otherwise: Evaluator | null,
+  coll: Collation = BINARY_COLLATION,
 ): Evaluator {
+  const cmp = valueComparator(coll);
   return (row, ctx) => {
     const base = operand === null ? null : operand(row, ctx);
     for (const w of whens) {
-      const hit = operand === null ? truthy(w.when(row, ctx)) === true : base !== null && compareValues(base, w.when(row, ctx)) === 0;
+      const hit = operand === null ? truthy(w.when(row, ctx)) === true : base !== null && cmp(base, w.when(row, ctx)) === 0;
       if (hit) return w.then(row, ctx);
     }
     return otherwise === null ? null : otherwise(row, ctx);

@@ -5,12 +5,13 @@
  * buffer). `agg` nodes must have been replaced by the planner (ER_INVALID_GROUP_FUNC_USE).
  */
 import type { BinaryOp, Expr, UnaryOp } from '../parse/ast.js';
-import { DateTime, isTemporalType, type Value } from '../../types/index.js';
+import { DateTime, isTemporalType, type Collation, type Value } from '../../types/index.js';
 import { SqlError } from '../../errors/index.js';
 import { assertNever, utf8Encode } from '../../util/index.js';
 import { add, divide, intDivide, modulo, multiply, negate, subtract, type ArithSite } from './arithmetic.js';
 import { bitBinary, bitNot, type BitOp } from './bit-ops.js';
 import { castValue } from './cast.js';
+import { comparisonCollation } from './collation-derive.js';
 import {
   andEval, betweenEval, caseEval, compareEval, inEval, inIntSetEval, isBoolEval, isNullEval, likeEval, notEval, orEval, rowEqualEval, xorEval,
   type CompareOp,
@@ -20,6 +21,8 @@ import { checkedFunction } from './function-lookup.js';
 import { compileIntervalArith } from './functions/date-add.js';
 import type { CompileHelper } from './functions/function-def.js';
 import { inferType } from './infer-type.js';
+import { castToJsonEval, jsonCompareEval } from './json-compare.js';
+import { enumCompareEval, isEnumOrSet, isNumericType, numericView } from './enum-set.js';
 import { toDateTimeOf } from './temporal-convert.js';
 import type { Evaluator, Scope, TypeInfo } from './types.js';
 import { valueToString } from './value-to-string.js';
@@ -62,11 +65,14 @@ class Compiler implements CompileHelper {
       case 'isBool':
         return isBoolEval(this.compile(e.expr), e.value, e.not);
       case 'between':
-        return betweenEval(this.compile(e.expr), this.compile(e.low), this.compile(e.high), e.not);
+        return betweenEval(this.compile(e.expr), this.compile(e.low), this.compile(e.high), e.not, this.collation([e.expr, e.low, e.high], 'between'));
       case 'in':
         return this.inList(e);
       case 'like':
-        return likeEval(this.compile(e.expr), this.compile(e.pattern), e.escape === undefined ? null : this.compile(e.escape), e.not);
+        return likeEval(
+          this.compile(e.expr), this.compile(e.pattern), e.escape === undefined ? null : this.compile(e.escape), e.not,
+          this.collation([e.expr, e.pattern], 'like'),
+        );
       case 'func':
         return this.func(e.name, e.args);
       case 'case':
@@ -74,10 +80,12 @@ class Compiler implements CompileHelper {
           e.operand === undefined ? null : this.compile(e.operand),
           e.whens.map((w) => ({ when: this.compile(w.when), then: this.compile(w.then) })),
           e.else === undefined ? null : this.compile(e.else),
+          e.operand === undefined ? undefined : this.collation([e.operand, ...e.whens.map((w) => w.when)], 'case'),
         );
       case 'cast': {
-        const inner = this.compile(e.expr);
         const to = e.to;
+        const inner = isNumericType(to) ? numericView(this.compile(e.expr), this.safeType(e.expr)) : this.compile(e.expr);
+        if (to.kind === 'json') return castToJsonEval(inner, e.expr, this.safeType(e.expr));
         return (row, ctx) => castValue(inner(row, ctx), to, ctx);
       }
       case 'variable': {
@@ -86,6 +94,8 @@ class Compiler implements CompileHelper {
       }
       case 'agg':
         throw SqlError.of('ER_INVALID_GROUP_FUNC_USE');
+      case 'window':
+        throw SqlError.of('ER_WINDOW_INVALID_WINDOW_FUNC_USE', e.name.toLowerCase());
       case 'row':
         throw SqlError.of('ER_OPERAND_COLUMNS', 1);
       case 'interval':
@@ -123,8 +133,8 @@ class Compiler implements CompileHelper {
     }
     if (COMPARE_OPS.has(op)) return this.comparison(op as CompareOp, left, right);
     if (left.kind === 'row' || right.kind === 'row') throw SqlError.of('ER_OPERAND_COLUMNS', 1);
-    const l = this.compile(left);
-    const r = this.compile(right);
+    const l = numericView(this.compile(left), this.safeType(left));
+    const r = numericView(this.compile(right), this.safeType(right));
     switch (op) {
       case 'AND':
         return andEval(l, r);
@@ -186,9 +196,27 @@ class Compiler implements CompileHelper {
         throw SqlError.of('ER_OPERAND_COLUMNS', left.kind === 'row' ? left.items.length : 1);
       }
       if (op !== '=' && op !== '<>' && op !== '<=>') throw SqlError.of('ER_NOT_SUPPORTED_YET', `row comparison with ${op}`);
-      return rowEqualEval(op, left.items.map((x) => this.compile(x)), right.items.map((x) => this.compile(x)));
+      return rowEqualEval(op, left.items.map((x) => this.compile(x)), right.items.map((x) => this.compile(x)), this.pairCollations(left.items, right.items, op));
     }
-    return compareEval(op, this.operand(left, right), this.operand(right, left));
+    const lt = this.safeType(left);
+    const rt = this.safeType(right);
+    if ((lt !== undefined && isEnumOrSet(lt)) || (rt !== undefined && isEnumOrSet(rt))) {
+      return enumCompareEval(op, this.compile(left), this.compile(right), lt, rt, this.collation([left, right], op));
+    }
+    if (lt?.kind === 'json' || rt?.kind === 'json') {
+      const json = jsonCompareEval(op, left, right, this.typeOf(left), this.typeOf(right), this.compile(left), this.compile(right));
+      if (json !== null) return json;
+    }
+    return compareEval(op, this.operand(left, right), this.operand(right, left), this.collation([left, right], op));
+  }
+
+  /** The collation strings among `operands` compare under (1267 on an illegal mix). */
+  private collation(operands: readonly Expr[], op: string): Collation {
+    return comparisonCollation(operands, this.scope, op);
+  }
+
+  private pairCollations(ls: readonly Expr[], rs: readonly Expr[], op: string): Collation[] {
+    return ls.map((l, i) => this.collation([l, rs[i] as Expr], op));
   }
 
   /** A string literal compared with a temporal expression is parsed once here. */
@@ -208,13 +236,13 @@ class Compiler implements CompileHelper {
       const probe = e.expr.items;
       const alts = e.list.map((item) => {
         if (item.kind !== 'row' || item.items.length !== probe.length) throw SqlError.of('ER_OPERAND_COLUMNS', probe.length);
-        return rowEqualEval('=', probe.map((x) => this.compile(x)), item.items.map((x) => this.compile(x)));
+        return rowEqualEval('=', probe.map((x) => this.compile(x)), item.items.map((x) => this.compile(x)), this.pairCollations(probe, item.items, 'in'));
       });
       return inEval(() => 1n, alts, e.not);
     }
     const x = this.compile(e.expr);
     const list = e.list.map((i) => this.compile(i));
-    const general = inEval(x, list, e.not);
+    const general = inEval(x, list, e.not, this.collation([e.expr, ...e.list], 'in'));
     const ints = e.list.map((i) => (i.kind === 'literal' && typeof i.value === 'bigint' ? i.value : null));
     if (ints.every((v): v is bigint => v !== null) && ints.length > 3) return inIntSetEval(x, ints, general, e.not);
     return general;

@@ -17,6 +17,7 @@ import {
   bigintType, dateType, datetimeType, decimalType, displayLength, doubleType, integerDigits, nullType, timeType, varbinaryType, varcharType,
 } from './result-types.js';
 import { systemVariableType } from './system-var-types.js';
+import { windowFuncType } from './window-type.js';
 import { INT64_MAX } from './to-number.js';
 import type { Scope, TypeInfo } from './types.js';
 
@@ -134,6 +135,9 @@ class TypeInferrer {
         return { type: BOOL, notNull: false };
       case 'subquery':
         return { type: varcharType(255), notNull: false };
+      case 'window':
+        // An unbound `?` (LAG's default) takes its type from the other arguments.
+        return windowFuncType(e.name, e.args.map((a) => (a.kind === 'param' && this.params?.[a.index] === undefined ? undefined : this.infer(a))));
       default:
         return assertNever(e, 'expression');
     }

@@ -1,11 +1,21 @@
 /**
- * Result types of `@@variables` for metadata: MySQL reports numeric system variables as
- * LONGLONG and the rest as VAR_STRING with a text collation. User variables (`@x`) are typed
- * as strings here because their type is only known at run time.
+ * Result types of `@@variables` for metadata: MySQL reports integer and boolean system variables
+ * as LONGLONG, floating ones as DOUBLE and the rest as VAR_STRING with a text collation. User
+ * variables (`@x`) are typed as strings here because their type is only known at run time.
+ *
+ * The variable definitions live in sql/session (above this layer); the session hands their kinds
+ * down once through `declareSystemVariableKinds`. The fixed list below only covers names the
+ * session answers without a definition (and callers that never declared any, e.g. unit tests).
  */
 import type { VarScope } from '../parse/ast.js';
 import type { ColumnType } from '../../types/index.js';
-import { bigintType, varcharType } from './result-types.js';
+import { bigintType, doubleType, varcharType } from './result-types.js';
+
+/** How a system variable's value is typed; every other definition kind is text. */
+export type SystemVariableKind = 'int' | 'bool' | 'double' | 'text';
+
+/** Kind of a variable by name (any case, aliases resolved), or undefined when unknown. */
+export type SystemVariableKindLookup = (name: string) => SystemVariableKind | undefined;
 
 const NUMERIC_SYSTEM_VARIABLES: ReadonlySet<string> = new Set([
   'auto_increment_increment', 'auto_increment_offset', 'autocommit', 'big_tables', 'bulk_insert_buffer_size',
@@ -21,7 +31,17 @@ const NUMERIC_SYSTEM_VARIABLES: ReadonlySet<string> = new Set([
   'innodb_autoinc_lock_mode', 'max_prepared_stmt_count', 'performance_schema', 'transaction_prealloc_size',
 ]);
 
+let declared: SystemVariableKindLookup = () => undefined;
+
+/** Installs the session's variable definitions (called by the engine; the kinds are static). */
+export function declareSystemVariableKinds(lookup: SystemVariableKindLookup): void {
+  declared = lookup;
+}
+
 export function systemVariableType(scope: VarScope, name: string): ColumnType {
-  if (scope !== 'user' && NUMERIC_SYSTEM_VARIABLES.has(name.toLowerCase())) return bigintType(21);
-  return varcharType(scope === 'user' ? 255 : 1024);
+  if (scope === 'user') return varcharType(255);
+  const kind = declared(name) ?? (NUMERIC_SYSTEM_VARIABLES.has(name.toLowerCase()) ? 'int' : 'text');
+  if (kind === 'int' || kind === 'bool') return bigintType(21);
+  if (kind === 'double') return doubleType();
+  return varcharType(1024);
 }

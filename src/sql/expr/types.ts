@@ -28,6 +28,8 @@ export interface EvalContext {
   /** Throws ER_UNKNOWN_SYSTEM_VARIABLE. */
   getVariable(scope: VarScope, name: string): Value;
   lastInsertId(): bigint;
+  /** LAST_INSERT_ID(expr) sets the value later LAST_INSERT_ID() calls return (absent: not kept). */
+  setLastInsertId?(id: bigint): void;
   rowCount(): bigint;
   foundRows(): bigint;
   currentDatabase(): string | null;
@@ -39,6 +41,12 @@ export interface EvalContext {
   /** STRICT_TRANS_TABLES in sql_mode. */
   readonly strict: boolean;
   warn(code: number, message: string): void;
+  /**
+   * The result of a waiting function call (SLEEP, GET_LOCK ...) the session ran before the
+   * statement, by `awaitedKey(name, argument values)`; undefined when it was not run
+   * (functions/async-functions.ts).
+   */
+  awaited?(key: string): Value | undefined;
 }
 
 /** A compiled expression: reads the row by offset, returns one value. */

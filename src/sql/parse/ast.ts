@@ -7,9 +7,15 @@
 import type { ColumnType, Value } from '../../types/index.js';
 import type { AccountStatement } from './ast-account.js';
 import type { AdminStatement } from './ast-admin.js';
+import type { NamedWindow, WindowExpr } from './ast-window.js';
+import type { AlterTableStmt, RenameTableStmt } from './ast-alter.js';
+import type { CreateIndexStmt, CreateTableStmt, DropIndexStmt } from './ast-ddl.js';
 
 export type { AccountName, AccountRef, AccountStatement, PrivilegeLevel, UserSpec } from './ast-account.js';
 export type { AdminStatement, AdminCheckTable } from './ast-admin.js';
+export type { FrameBound, NamedWindow, WindowAggName, WindowExpr, WindowFrame, WindowFuncName, WindowSpec } from './ast-window.js';
+export type { AlterOp, AlterTableStmt, CheckDef, ColumnPosition, RenameTableStmt } from './ast-alter.js';
+export type { ColumnDef, CreateIndexStmt, CreateTableStmt, DefaultDef, DropIndexStmt, ForeignKeyDef, IndexColumn, IndexDef } from './ast-ddl.js';
 
 // ---------------------------------------------------------------------------------------------
 // Expressions
@@ -22,7 +28,10 @@ export type BinaryOp =
 
 export type UnaryOp = '-' | '+' | 'NOT' | '~' | 'BINARY';
 
-export type AggName = 'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'GROUP_CONCAT' | 'BIT_AND' | 'BIT_OR' | 'BIT_XOR';
+export type AggName =
+  | 'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'GROUP_CONCAT' | 'BIT_AND' | 'BIT_OR' | 'BIT_XOR'
+  /** JSON_OBJECTAGG(k, v) arrives with `arg` = JSON_OBJECT(k, v). */
+  | 'JSON_ARRAYAGG' | 'JSON_OBJECTAGG';
 
 export type VarScope = 'user' | 'session' | 'global' | 'default';
 
@@ -68,16 +77,35 @@ export type Expr =
   | { readonly kind: 'row'; readonly items: readonly Expr[] }
   /** `INTERVAL expr unit`, only as an argument of DATE_ADD/DATE_SUB/+/-. Unit upper-cased. */
   | { readonly kind: 'interval'; readonly expr: Expr; readonly unit: string }
+  /** `f(...) OVER (...)`: see ast-window.ts. */
+  | WindowExpr
   /** Scalar subquery, `EXISTS (...)`, `x IN (SELECT ...)`. */
   | { readonly kind: 'subquery'; readonly query: SelectStmt }
   | { readonly kind: 'exists'; readonly query: SelectStmt; readonly not: boolean }
-  | { readonly kind: 'inSubquery'; readonly expr: Expr; readonly query: SelectStmt; readonly not: boolean };
+  /**
+   * `x [NOT] IN (SELECT ...)`; with `cmp`, the quantified comparison `x cmp ANY|SOME|ALL (SELECT ...)`
+   * (`all` false for ANY/SOME; `not` is then false).
+   */
+  | {
+      readonly kind: 'inSubquery';
+      readonly expr: Expr;
+      readonly query: SelectStmt;
+      readonly not: boolean;
+      readonly cmp?: '=' | '<>' | '<' | '<=' | '>' | '>=';
+      readonly all?: boolean;
+    };
 
 /** Target of CAST/CONVERT: a column type (SIGNED -> bigint, UNSIGNED -> bigint unsigned, CHAR, DECIMAL(m,d), DATE...). */
 export type CastTarget = ColumnType;
 
 // ---------------------------------------------------------------------------------------------
 // SELECT
+
+/** One table of `LOCK TABLES` (kept on the `noop` statement; session/table-locks.ts applies it). */
+export interface LockedTable {
+  readonly table: TableName;
+  readonly write: boolean;
+}
 
 export interface TableName {
   readonly db?: string;
@@ -86,7 +114,8 @@ export interface TableName {
 
 export type FromItem =
   | { readonly kind: 'table'; readonly table: TableName; readonly alias?: string }
-  | { readonly kind: 'derived'; readonly query: SelectStmt; readonly alias: string }
+  /** `lateral`: LATERAL (subquery) alias — may read the columns of the FROM items to its left. */
+  | { readonly kind: 'derived'; readonly query: SelectStmt; readonly alias: string; readonly columns?: readonly string[]; readonly lateral?: boolean }
   | {
       readonly kind: 'join';
       readonly joinType: 'inner' | 'left' | 'right' | 'cross';
@@ -123,8 +152,25 @@ export interface SelectStmt {
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Limit;
   readonly lock?: 'update' | 'share';
+  /** `SELECT SQL_CALC_FOUND_ROWS ...`: FOUND_ROWS() then counts the rows without the LIMIT. */
+  readonly calcFoundRows?: boolean;
+  /** `WINDOW w AS (...), ...` */
+  readonly windows?: readonly NamedWindow[];
   /** UNION [ALL] chain: this select followed by the others. */
   readonly union?: ReadonlyArray<{ readonly all: boolean; readonly select: SelectStmt }>;
+  /** WITH [RECURSIVE] common table expressions visible in this statement. */
+  readonly with?: WithClause;
+}
+
+export interface WithClause {
+  readonly recursive: boolean;
+  readonly ctes: readonly CommonTableExpr[];
+}
+
+export interface CommonTableExpr {
+  readonly name: string;
+  readonly columns?: readonly string[];
+  readonly query: SelectStmt;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -173,74 +219,8 @@ export interface DeleteStmt {
 // ---------------------------------------------------------------------------------------------
 // DDL
 
-/** Default of a column: none given, a constant expression, or CURRENT_TIMESTAMP[(fsp)]. */
-export type DefaultDef =
-  | { readonly kind: 'none' }
-  | { readonly kind: 'expr'; readonly expr: Expr }
-  | { readonly kind: 'now'; readonly fsp: number };
-
-export interface ColumnDef {
-  readonly name: string;
-  readonly type: ColumnType;
-  /** true: NOT NULL; false: NULL given explicitly or nothing said. */
-  readonly notNull: boolean;
-  readonly default: DefaultDef;
-  readonly autoIncrement: boolean;
-  /** Inline PRIMARY KEY / UNIQUE [KEY]. */
-  readonly primaryKey: boolean;
-  readonly unique: boolean;
-  readonly onUpdateNow: boolean;
-  readonly comment: string;
-}
-
-export interface IndexColumn {
-  readonly name: string;
-  /** Prefix length `col(10)`; undefined for the whole column. */
-  readonly length?: number;
-  readonly desc: boolean;
-}
-
-export interface IndexDef {
-  /** undefined: generate a name as MySQL does (first column name, `_2` suffix on clashes). */
-  readonly name?: string;
-  readonly columns: readonly IndexColumn[];
-  readonly primary: boolean;
-  readonly unique: boolean;
-}
-
-export interface ForeignKeyDef {
-  readonly name?: string;
-  readonly columns: readonly string[];
-  readonly refTable: TableName;
-  readonly refColumns: readonly string[];
-  readonly onDelete: string;
-  readonly onUpdate: string;
-}
-
-export interface CreateTableStmt {
-  readonly kind: 'createTable';
-  readonly table: TableName;
-  readonly ifNotExists: boolean;
-  readonly columns: readonly ColumnDef[];
-  readonly indexes: readonly IndexDef[];
-  readonly foreignKeys: readonly ForeignKeyDef[];
-  /** Table options as written, keys upper-cased: ENGINE, AUTO_INCREMENT, DEFAULT CHARSET, COLLATE, COMMENT. */
-  readonly options: Readonly<Record<string, string>>;
-}
-
-export interface CreateIndexStmt {
-  readonly kind: 'createIndex';
-  readonly table: TableName;
-  readonly index: IndexDef & { readonly name: string };
-  readonly ifNotExists: boolean;
-}
-
-export interface DropIndexStmt {
-  readonly kind: 'dropIndex';
-  readonly table: TableName;
-  readonly name: string;
-  readonly ifExists: boolean;
-}
+// Column, index, foreign key definitions and CREATE TABLE / CREATE INDEX / DROP INDEX live in
+// ast-ddl.ts.
 
 // ---------------------------------------------------------------------------------------------
 // Everything else
@@ -251,6 +231,7 @@ export type ShowTarget =
   | 'columns'
   | 'index'
   | 'createTable'
+  | 'createView'
   | 'createDatabase'
   | 'variables'
   | 'status'
@@ -262,7 +243,14 @@ export type ShowTarget =
   | 'tableStatus'
   | 'processlist'
   | 'grants'
-  | 'plugins';
+  | 'plugins'
+  | 'triggers'
+  | 'procedureStatus'
+  | 'functionStatus'
+  | 'events'
+  | 'openTables'
+  | 'masterStatus'
+  | 'replicaStatus';
 
 export interface ShowStmt {
   readonly kind: 'show';
@@ -285,14 +273,28 @@ export interface SetAssignment {
   readonly value: Expr;
 }
 
+/** CREATE [OR REPLACE] VIEW v [(cols)] AS select: `selectText` is the SELECT as written (stored in the catalog). */
+export interface CreateViewStmt {
+  readonly kind: 'createView';
+  readonly view: TableName;
+  readonly orReplace: boolean;
+  readonly columns?: readonly string[];
+  readonly select: SelectStmt;
+  readonly selectText: string;
+}
+
 export type Statement =
   | SelectStmt
+  | CreateViewStmt
+  | { readonly kind: 'dropView'; readonly views: readonly TableName[]; readonly ifExists: boolean }
   | InsertStmt
   | UpdateStmt
   | DeleteStmt
   | CreateTableStmt
   | CreateIndexStmt
   | DropIndexStmt
+  | AlterTableStmt
+  | RenameTableStmt
   /** `charset`/`collation` (lower-cased) from [DEFAULT] CHARACTER SET / COLLATE, when given. */
   | {
       readonly kind: 'createDatabase';
@@ -325,7 +327,8 @@ export type Statement =
   | ShowStmt
   | { readonly kind: 'explain'; readonly stmt: Statement; readonly analyze: boolean }
   /** Statements accepted and ignored with OK: LOCK/UNLOCK TABLES, ANALYZE TABLE, FLUSH, DO. */
-  | { readonly kind: 'noop'; readonly what: string }
+  /** Accepted and ignored; `DO e1, e2` keeps its expressions (evaluated for their effects). */
+  | { readonly kind: 'noop'; readonly what: string; readonly exprs?: readonly Expr[]; readonly lockTables?: readonly LockedTable[] }
   | { readonly kind: 'kill'; readonly connectionId: Expr; readonly queryOnly: boolean }
   | { readonly kind: 'account'; readonly stmt: AccountStatement }
   | { readonly kind: 'admin'; readonly stmt: AdminStatement };

@@ -1,11 +1,18 @@
 /** node-sql-parser expression nodes -> ast.ts `Expr`. */
-import { Decimal, makeType, type ColumnType, type Value } from '../../types/index.js';
+import { Decimal, makeType, type Value } from '../../types/index.js';
 import type { AggName, BinaryOp, Expr, OrderItem, SelectStmt } from './ast.js';
 import type { ConvCtx } from './conv-context.js';
+import { withCollate } from './convert-collate.js';
 import { negate } from './fast-insert.js';
 import { arr, isObj, obj, objs, str, typeOf, type Obj } from './guards.js';
 import { hexBytes, bitBytes } from './lexer.js';
+import { normalizeCall } from './func-args.js';
+import { BINARY_FN } from './lib-rewrites.js';
 import { notSupported } from './parse-error.js';
+import { windowCall, type WindowConv } from './convert-window.js';
+import { castTarget } from './convert-cast.js';
+
+export { castTarget } from './convert-cast.js';
 
 /** Set by convert-select to break the import cycle (subqueries inside expressions). */
 export const subqueryHook: { convert: (ast: Obj, ctx: ConvCtx) => SelectStmt } = {
@@ -16,7 +23,8 @@ export const subqueryHook: { convert: (ast: Obj, ctx: ConvCtx) => SelectStmt } =
 
 const BINARY_OPS: Readonly<Record<string, BinaryOp>> = {
   '+': '+', '-': '-', '*': '*', '/': '/', DIV: 'DIV', '%': '%', MOD: '%',
-  '=': '=', '<=>': '<=>', '<>': '<>', '!=': '<>', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
+  // lib-rewrites.ts sends `<=>` as `!=` and `!=` as `<>`
+  '=': '=', '<=>': '<=>', '<>': '<>', '!=': '<=>', '<': '<', '<=': '<=', '>': '>', '>=': '>=',
   AND: 'AND', '&&': 'AND', OR: 'OR', '||': 'OR', XOR: 'XOR',
   '&': '&', '|': '|', '^': '^', '<<': '<<', '>>': '>>',
 };
@@ -25,6 +33,11 @@ const AGGS: ReadonlySet<string> = new Set(['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 
 export const DISTINCT_AGG_PREFIX = 'SHALE_DISTINCT_';
 
 export function convertExpr(node: unknown, ctx: ConvCtx): Expr {
+  const e = convertBareExpr(node, ctx);
+  return isObj(node) ? withCollate(node, e) : e;
+}
+
+function convertBareExpr(node: unknown, ctx: ConvCtx): Expr {
   if (!isObj(node)) throw notSupported('expression');
   if (isObj(node['ast'])) return { kind: 'subquery', query: subqueryHook.convert(node['ast'], ctx) };
   const type = typeOf(node);
@@ -35,7 +48,7 @@ export function convertExpr(node: unknown, ctx: ConvCtx): Expr {
       return columnRef(node);
     case 'number':
     case 'bigint':
-      return { kind: 'literal', value: numberValue(node['value']) };
+      return numberLiteral(node['value']);
     case 'single_quote_string':
     case 'double_quote_string':
     case 'string':
@@ -68,6 +81,8 @@ export function convertExpr(node: unknown, ctx: ConvCtx): Expr {
       return { kind: 'interval', expr: ctx.restrict(() => convertExpr(node['expr'], ctx)), unit: (str(node, 'unit') ?? '').toUpperCase() };
     case 'expr_list':
       return rowExpr(node, ctx);
+    case 'extract':
+      return extractExpr(node, ctx);
     default:
       throw notSupported(type || 'expression');
   }
@@ -93,6 +108,26 @@ function numberValue(v: unknown): Value {
   return new Decimal(text);
 }
 
+/**
+ * A decimal literal keeps its written scale (`1.50` is DECIMAL(3,2) and prints 1.50): when the
+ * Decimal value lost trailing zeros, the literal is wrapped in a cast to its written type.
+ */
+function numberLiteral(v: unknown): Expr {
+  const value = numberValue(v);
+  if (!(value instanceof Decimal)) return { kind: 'literal', value };
+  const frac = /\.(\d*)$/.exec(String(v))?.[1] ?? '';
+  if (frac.length <= value.decimalPlaces()) return { kind: 'literal', value };
+  const digits = String(v).replace(/[^0-9]/g, '').replace(/^0+(?=\d)/, '').length;
+  return { kind: 'cast', expr: { kind: 'literal', value }, to: makeType('decimal', { length: Math.max(digits, frac.length + 1), scale: frac.length }) };
+}
+
+/** `EXTRACT(unit FROM d)` -> `EXTRACT('UNIT', d)` (functions/datetime-units.ts). */
+function extractExpr(node: Obj, ctx: ConvCtx): Expr {
+  const args = obj(node, 'args') ?? {};
+  const unit = (str(args, 'field') ?? '').toUpperCase();
+  return { kind: 'func', name: 'EXTRACT', args: [{ kind: 'literal', value: unit }, convertExpr(args['source'], ctx)] };
+}
+
 function hexLiteral(digits: string): Uint8Array {
   return hexBytes(digits.length % 2 ? '0' + digits : digits);
 }
@@ -111,10 +146,18 @@ export function columnName(node: Obj): string {
 
 function columnRef(node: Obj): Expr {
   const name = columnName(node);
-  const table = str(node, 'table') ?? undefined;
-  const db = str(node, 'db') ?? undefined;
+  const table = qualifier(node, 'table');
+  const db = qualifier(node, 'db');
   if (name === '*') throw notSupported('* in this position');
   return { kind: 'column', name, ...(table ? { table } : {}), ...(db ? { db } : {}) };
+}
+
+/** A column_ref's table or db: a string, or `{ type: 'backticks_quote_string', value }` in select items. */
+function qualifier(node: Obj, key: string): string | undefined {
+  const v = node[key];
+  if (typeof v === 'string') return v || undefined;
+  const quoted = isObj(v) ? v['value'] : undefined;
+  return typeof quoted === 'string' && quoted !== '' ? quoted : undefined;
 }
 
 function variable(node: Obj): Expr {
@@ -152,14 +195,43 @@ function binary(node: Obj, ctx: ConvCtx): Expr {
     case 'REGEXP':
     case 'RLIKE':
     case 'NOT REGEXP':
-    case 'NOT RLIKE': {
-      const call: Expr = { kind: 'func', name: 'REGEXP', args: [left(), convertExpr(right, ctx)] };
+    case 'NOT RLIKE':
+    case 'REGEXP BINARY':
+    case 'RLIKE BINARY':
+    case 'NOT REGEXP BINARY':
+    case 'NOT RLIKE BINARY': {
+      const pattern = convertExpr(right, ctx);
+      const bin: Expr = { kind: 'cast', expr: pattern, to: makeType('varbinary', { length: -1 }) };
+      const call: Expr = { kind: 'func', name: 'REGEXP', args: [left(), op.endsWith('BINARY') ? bin : pattern] };
       return op.startsWith('NOT') ? { kind: 'unary', op: 'NOT', operand: call } : call;
+    }
+    case '->':
+    case '->>': {
+      // MySQL: `c->p` is JSON_EXTRACT(c, p) and `c->>p` is JSON_UNQUOTE(JSON_EXTRACT(c, p)).
+      const call: Expr = { kind: 'func', name: 'JSON_EXTRACT', args: [left(), convertExpr(right, ctx)] };
+      return op === '->' ? call : { kind: 'func', name: 'JSON_UNQUOTE', args: [call] };
     }
   }
   const mapped = BINARY_OPS[op];
   if (mapped === undefined) throw notSupported(op);
+  const quantified = quantifiedSubquery(mapped, left, right, ctx);
+  if (quantified !== undefined) return quantified;
   return { kind: 'binary', op: mapped, left: left(), right: convertExpr(right, ctx) };
+}
+
+const QUANTIFIABLE: ReadonlySet<BinaryOp> = new Set(['=', '<>', '<', '<=', '>', '>=']);
+
+/** `x op ANY|SOME|ALL (SELECT ...)` arrives as a call of a function named ANY / SOME / ALL. */
+function quantifiedSubquery(op: BinaryOp, left: () => Expr, right: Obj, ctx: ConvCtx): Expr | undefined {
+  if (typeOf(right) !== 'function' || !QUANTIFIABLE.has(op)) return undefined;
+  const name = funcName(right);
+  if (name !== 'ANY' && name !== 'SOME' && name !== 'ALL') return undefined;
+  const argsNode = obj(right, 'args');
+  const q = (argsNode ? arr(argsNode, 'value') : [])[0];
+  if (!isObj(q) || !isObj(q['ast'])) throw notSupported(name);
+  const expr = left();
+  const cmp = op as '=' | '<>' | '<' | '<=' | '>' | '>=';
+  return { kind: 'inSubquery', expr, query: subqueryHook.convert(q['ast'], ctx), not: false, cmp, all: name === 'ALL' };
 }
 
 function isExpr(expr: Expr, right: Obj, not: boolean): Expr {
@@ -209,43 +281,6 @@ function caseExpr(node: Obj, ctx: ConvCtx): Expr {
   return { kind: 'case', whens, ...(operand ? { operand } : {}), ...(elseExpr ? { else: elseExpr } : {}) };
 }
 
-/** CAST/CONVERT target -> ColumnType. */
-export function castTarget(t: Obj | undefined): ColumnType {
-  const name = (str(t ?? {}, 'dataType') ?? '').toUpperCase();
-  const len = typeof t?.['length'] === 'number' ? t['length'] : undefined;
-  const scale = typeof t?.['scale'] === 'number' ? t['scale'] : undefined;
-  const suffix = JSON.stringify(t?.['suffix'] ?? '').toUpperCase();
-  switch (name) {
-    case 'SIGNED':
-    case 'INT':
-    case 'INTEGER':
-      return makeType('bigint', { unsigned: suffix.includes('UNSIGNED') });
-    case 'UNSIGNED':
-      return makeType('bigint', { unsigned: true });
-    case 'CHAR':
-    case 'NCHAR':
-    case 'VARCHAR':
-      return makeType('varchar', { length: len ?? -1 });
-    case 'BINARY':
-      return makeType('varbinary', { length: len ?? -1 });
-    case 'DECIMAL':
-    case 'NUMERIC':
-      return makeType('decimal', { length: len ?? 10, scale: scale ?? 0 });
-    case 'DATE':
-    case 'JSON':
-    case 'YEAR':
-    case 'FLOAT':
-    case 'DOUBLE':
-      return makeType(name === 'DATE' ? 'date' : name === 'JSON' ? 'json' : name === 'YEAR' ? 'year' : name === 'FLOAT' ? 'float' : 'double');
-    case 'DATETIME':
-    case 'TIME':
-    case 'TIMESTAMP':
-      return makeType(name === 'TIME' ? 'time' : 'datetime', { scale: len ?? 0 });
-    default:
-      throw notSupported(`CAST AS ${name}`);
-  }
-}
-
 function funcName(node: Obj): string {
   const name = node['name'];
   if (typeof name === 'string') return name.toUpperCase();
@@ -254,11 +289,14 @@ function funcName(node: Obj): string {
 }
 
 function func(node: Obj, ctx: ConvCtx): Expr {
-  const name = funcName(node);
   const argsNode = obj(node, 'args');
-  const rawArgs = argsNode ? arr(argsNode, 'value') : [];
+  const [name, rawArgs] = normalizeCall(funcName(node), argsNode ? arr(argsNode, 'value') : []);
   if (name === 'EXISTS') return existsExpr(rawArgs, ctx);
   if (name === 'CONVERT') return convertFunc(rawArgs, ctx);
+  if (isObj(node['over'])) {
+    const distinct = name.startsWith(DISTINCT_AGG_PREFIX);
+    return windowCall(distinct ? name.slice(DISTINCT_AGG_PREFIX.length) : name, convertExprs(rawArgs, ctx), distinct, node['over'], windowConv(ctx));
+  }
   if (name.startsWith(DISTINCT_AGG_PREFIX)) {
     const agg = name.slice(DISTINCT_AGG_PREFIX.length);
     const arg = convertExprs(rawArgs, ctx)[0] ?? null;
@@ -267,10 +305,15 @@ function func(node: Obj, ctx: ConvCtx): Expr {
   }
   const args = convertExprs(rawArgs, ctx);
   const first = args[0];
+  if (name === 'JSON_ARRAYAGG' && args.length === 1 && first !== undefined) return { kind: 'agg', name, arg: first, distinct: false };
+  if (name === 'JSON_OBJECTAGG' && args.length === 2) {
+    return { kind: 'agg', name, arg: { kind: 'func', name: 'JSON_OBJECT', args }, distinct: false };
+  }
   if (name === 'VALUES' && first?.kind === 'column') return { kind: 'valuesRef', column: first.name };
   if (name === 'DEFAULT' && first?.kind === 'column') return { kind: 'default', column: first.name };
   // node-sql-parser reads `NOT (expr)` as a call of a function named NOT.
   if (name === 'NOT' && args.length === 1 && first !== undefined) return { kind: 'unary', op: 'NOT', operand: first };
+  if (name === BINARY_FN && args.length === 1 && first !== undefined) return { kind: 'cast', expr: first, to: makeType('varbinary', { length: -1 }) };
   return { kind: 'func', name, args };
 }
 
@@ -294,6 +337,7 @@ function aggregate(node: Obj, ctx: ConvCtx): Expr {
   const argNode = args['expr'];
   const arg = isObj(argNode) && typeOf(argNode) === 'star' ? null : convertExpr(argNode, ctx);
   const distinct = typeof args['distinct'] === 'string';
+  if (isObj(node['over'])) return windowCall(name, arg === null ? [] : [arg], distinct, node['over'], windowConv(ctx));
   const sep = obj(args, 'separator');
   const sepValue = sep ? obj(sep, 'value') : undefined;
   const orderBy = ctx.restrict(() => convertOrderBy(arr(args, 'orderby'), ctx));
@@ -312,6 +356,10 @@ function rowExpr(node: Obj, ctx: ConvCtx): Expr {
   const only = items[0];
   if (items.length === 1 && only !== undefined) return only;
   return { kind: 'row', items };
+}
+
+export function windowConv(ctx: ConvCtx): WindowConv {
+  return { expr: (n) => convertExpr(n, ctx), orderBy: (list) => ctx.restrict(() => convertOrderBy(list, ctx)) };
 }
 
 export function convertOrderBy(list: readonly unknown[], ctx: ConvCtx): OrderItem[] {

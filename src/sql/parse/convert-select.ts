@@ -1,14 +1,42 @@
 /** node-sql-parser SELECT -> ast.ts `SelectStmt`. */
-import type { Expr, FromItem, Limit, SelectItem, SelectStmt } from './ast.js';
+import type { CommonTableExpr, Expr, FromItem, Limit, SelectItem, SelectStmt, WithClause } from './ast.js';
 import type { ConvCtx } from './conv-context.js';
-import { columnName, convertExpr, convertExprs, convertOrderBy, subqueryHook } from './convert-expr.js';
+import { columnName, convertExpr, convertExprs, convertOrderBy, subqueryHook, windowConv } from './convert-expr.js';
 import { arr, isObj, obj, objs, str, typeOf, type Obj } from './guards.js';
+import { SqlError } from '../../errors/index.js';
 import { notSupported } from './parse-error.js';
+import { windowClause } from './convert-window.js';
 import type { ItemExtent } from './select-lists.js';
+import { splitDerivedAlias } from './derived-columns-rewrite.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export function convertSelect(node: Obj, ctx: ConvCtx): SelectStmt {
+  const withClause = convertWith(node, ctx);
+  const body = convertUnion(node, ctx);
+  return withClause === undefined ? body : { ...body, with: withClause };
+}
+
+/** WITH [RECURSIVE] name [(cols)] AS (select), ... (converted before the main select, in text order). */
+function convertWith(node: Obj, ctx: ConvCtx): WithClause | undefined {
+  const list = objs(arr(node, 'with'));
+  if (list.length === 0) return undefined;
+  let recursive = false;
+  const ctes: CommonTableExpr[] = list.map((w) => {
+    if (w['recursive'] === true) recursive = true;
+    const nameNode = w['name'];
+    const name = typeof nameNode === 'string' ? nameNode : isObj(nameNode) ? String(nameNode['value'] ?? '') : '';
+    const stmt = obj(w, 'stmt');
+    const ast = stmt ? obj(stmt, 'ast') : undefined;
+    if (ast === undefined || name === '') throw notSupported('WITH');
+    const columns = objs(arr(w, 'columns')).map((c) => columnName(c));
+    const query = convertSelect(ast, ctx);
+    return columns.length > 0 ? { name, columns, query } : { name, query };
+  });
+  return { recursive, ctes };
+}
+
+function convertUnion(node: Obj, ctx: ConvCtx): SelectStmt {
   const first = convertOne(node, ctx);
   const union: Array<{ all: boolean; select: SelectStmt }> = [];
   let cur: Obj = node;
@@ -21,7 +49,17 @@ export function convertSelect(node: Obj, ctx: ConvCtx): SelectStmt {
     lastNode = next;
   }
   if (union.length === 0) return first;
-  const out: Mutable<SelectStmt> = { ...first, union };
+  // A parenthesized first member's own ORDER BY only matters with its LIMIT: it then reads as a derived table.
+  const firstRest = first.limit === undefined ? { ...first, orderBy: [] } : wrapDerived(first);
+  const out: Mutable<SelectStmt> = { ...firstRest, union };
+  const wholeOrder = arr(node, '_orderby');
+  if (wholeOrder.length > 0 || isObj(node['_limit'])) {
+    // `... UNION (SELECT ...) ORDER BY ... LIMIT ...`: the trailing clauses apply to the whole.
+    out.orderBy = ctx.restrict(() => convertOrderBy(wholeOrder, ctx));
+    const limit = convertLimit(node['_limit'], ctx);
+    if (limit) out.limit = limit;
+    return out;
+  }
   const last = union[union.length - 1];
   if (last && lastNode['parentheses_symbol'] !== true && (last.select.orderBy.length > 0 || last.select.limit)) {
     // Trailing ORDER BY / LIMIT of an unparenthesized last member apply to the whole UNION.
@@ -33,10 +71,14 @@ export function convertSelect(node: Obj, ctx: ConvCtx): SelectStmt {
   return out;
 }
 
+/** `SELECT * FROM (q) AS <synthetic>`: keeps q's ORDER BY / LIMIT inside a UNION's first member. */
+function wrapDerived(q: SelectStmt): SelectStmt {
+  return { kind: 'select', distinct: false, items: [{ kind: 'star' }], from: { kind: 'derived', query: q, alias: '\u0000union' }, groupBy: [], orderBy: [] };
+}
+
 subqueryHook.convert = convertSelect;
 
 function convertOne(node: Obj, ctx: ConvCtx): SelectStmt {
-  if (node['with']) throw notSupported('WITH');
   const texts = ctx.takeSelectList();
   const items = objs(arr(node, 'columns')).map((c, i) => selectItem(c, texts?.[i], ctx));
   const out: Mutable<SelectStmt> = {
@@ -53,8 +95,10 @@ function convertOne(node: Obj, ctx: ConvCtx): SelectStmt {
   out.groupBy = ctx.restrict(() => convertExprs(groupList, ctx));
   if (node['having']) out.having = convertExpr(node['having'], ctx);
   out.orderBy = ctx.restrict(() => convertOrderBy(arr(node, 'orderby'), ctx));
+  if (isObj(node['window'])) out.windows = windowClause(node['window'], windowConv(ctx));
   const limit = convertLimit(node['limit'], ctx);
   if (limit) out.limit = limit;
+  if (arr(node, 'options').some((o) => String(o).toUpperCase() === 'SQL_CALC_FOUND_ROWS')) out.calcFoundRows = true;
   const lock = String(node['locking_read'] ?? '').toUpperCase();
   if (lock.includes('UPDATE')) out.lock = 'update';
   else if (lock.includes('SHARE')) out.lock = 'share';
@@ -99,16 +143,26 @@ export function convertFrom(list: readonly unknown[], ctx: ConvCtx): FromItem | 
 }
 
 function fromItem(item: Obj, ctx: ConvCtx): FromItem {
+  const nested = item['expr'];
+  // A parenthesized join, `a LEFT JOIN (b JOIN c ON ...) ON ...`: its items come as a list.
+  if (Array.isArray(nested)) return convertFrom(nested, ctx) ?? notSupportedFrom();
   const expr = obj(item, 'expr');
   const alias = str(item, 'as') ?? undefined;
   if (expr && isObj(expr['ast'])) {
-    if (!alias) throw notSupported('derived table without alias');
-    return { kind: 'derived', query: convertSelect(expr['ast'], ctx), alias };
+    if (!alias) throw SqlError.of('ER_DERIVED_MUST_HAVE_ALIAS');
+    const lateral = (str(item, 'prefix') ?? '').toUpperCase() === 'LATERAL';
+    const named = splitDerivedAlias(alias);
+    const query = convertSelect(expr['ast'], ctx);
+    return { kind: 'derived', query, alias: named.alias, ...(named.columns ? { columns: named.columns } : {}), ...(lateral ? { lateral } : {}) };
   }
   const name = str(item, 'table');
   if (name === undefined) throw notSupported('table expression');
   const db = str(item, 'db') ?? undefined;
   return { kind: 'table', table: db ? { db, name } : { name }, ...(alias ? { alias } : {}) };
+}
+
+function notSupportedFrom(): never {
+  throw notSupported('empty table expression');
 }
 
 function joinOf(left: FromItem, right: FromItem, item: Obj, ctx: ConvCtx): FromItem {

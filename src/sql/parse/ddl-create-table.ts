@@ -1,35 +1,65 @@
 /** CREATE TABLE by a token-level parser (node-sql-parser lacks SERIAL, BOOL, REAL, ...). */
-import { isStringType, makeType, type ColumnType } from '../../types/index.js';
-import type { ColumnDef, CreateTableStmt, DefaultDef, Expr, ForeignKeyDef, IndexColumn, IndexDef } from './ast.js';
+import { SqlError } from '../../errors/index.js';
+import { DEFAULT_COLLATION, charsetDefaultCollation, findCollation, isStringType, makeType, type ColumnType } from '../../types/index.js';
+import type { CheckDef, ColumnDef, CreateTableStmt, DefaultDef, Expr, ForeignKeyDef, IndexColumn, IndexDef } from './ast.js';
 import type { Cursor } from './cursor.js';
 import { parseColumnType } from './ddl-types.js';
 import { negate } from './fast-insert.js';
 import { isLiteralToken } from './lexer.js';
-import { parseExprTokens } from './lib-statement.js';
+import { parseExprTokens, parseWithLib } from './lib-statement.js';
 import { notSupported } from './parse-error.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** FOREIGN KEY / CHECK clauses met inside column definitions (inline REFERENCES, column CHECK). */
+export interface Constraints {
+  readonly foreignKeys: ForeignKeyDef[];
+  readonly checks: CheckDef[];
+}
 
 /** After `CREATE [TEMPORARY] TABLE`. */
 export function parseCreateTable(c: Cursor): CreateTableStmt {
   const ifNotExists = c.acceptWords('IF', 'NOT', 'EXISTS');
   const table = c.tableName();
-  if (c.isWord('LIKE') || c.isWord('AS', 'SELECT')) throw notSupported(`CREATE TABLE ... ${c.peek()?.upper ?? ''}`);
+  const like = parseLike(c);
+  if (like !== undefined) {
+    return { kind: 'createTable', table, ifNotExists, columns: [], indexes: [], foreignKeys: [], options: {}, like };
+  }
   const columns: ColumnDef[] = [];
   const indexes: IndexDef[] = [];
-  const foreignKeys: ForeignKeyDef[] = [];
-  c.expectOp('(');
-  do element(c, columns, indexes, foreignKeys);
-  while (c.acceptOp(','));
-  c.expectOp(')');
+  const cons: Constraints = { foreignKeys: [], checks: [] };
+  if (c.acceptOp('(')) {
+    if (c.isWord('LIKE')) throw notSupported('CREATE TABLE (LIKE ...)');
+    do element(c, columns, indexes, cons);
+    while (c.acceptOp(','));
+    c.expectOp(')');
+  } else if (!isSelectStart(c)) {
+    c.expectOp('(');
+  }
   const options = tableOptions(c);
-  if (c.isWord('AS', 'SELECT', 'IGNORE', 'REPLACE')) throw notSupported('CREATE TABLE ... SELECT');
   if (c.isWord('PARTITION')) throw notSupported('PARTITION BY');
-  c.expectEnd();
-  return { kind: 'createTable', table, ifNotExists, columns, indexes, foreignKeys, options };
+  const base: CreateTableStmt = { kind: 'createTable', table, ifNotExists, columns, indexes, foreignKeys: cons.foreignKeys, options, checks: cons.checks };
+  if (c.atEnd()) return base;
+  const mode = c.acceptWord('IGNORE', 'REPLACE');
+  c.acceptWord('AS');
+  if (!isSelectStart(c)) throw c.error();
+  const select = parseWithLib(c.sql, c.tokens.slice(c.pos), false).stmt;
+  if (select.kind !== 'select') throw c.error();
+  return { ...base, select, ...(mode !== undefined ? { selectMode: mode === 'IGNORE' ? 'ignore' as const : 'replace' as const } : {}) };
 }
 
-function element(c: Cursor, columns: ColumnDef[], indexes: IndexDef[], fks: ForeignKeyDef[]): void {
+function isSelectStart(c: Cursor): boolean {
+  return c.isWord('SELECT', 'WITH', 'AS', 'IGNORE', 'REPLACE') || c.isOp('(');
+}
+
+function parseLike(c: Cursor): CreateTableStmt['table'] | undefined {
+  if (!c.acceptWord('LIKE')) return undefined;
+  const src = c.tableName();
+  c.expectEnd();
+  return src;
+}
+
+function element(c: Cursor, columns: ColumnDef[], indexes: IndexDef[], cons: Constraints): void {
   let constraint: string | undefined;
   if (c.acceptWord('CONSTRAINT')) {
     if (!c.isWord('PRIMARY', 'UNIQUE', 'FOREIGN', 'CHECK')) constraint = c.ident();
@@ -45,19 +75,39 @@ function element(c: Cursor, columns: ColumnDef[], indexes: IndexDef[], fks: Fore
     const name = indexName(c);
     indexes.push({ ...(name ? { name } : {}), columns: keyColumns(c), primary: false, unique: false });
   } else if (c.acceptWords('FOREIGN', 'KEY')) {
-    fks.push(foreignKey(c, indexName(c) ?? constraint));
+    cons.foreignKeys.push(foreignKey(c, constraint, indexName(c)));
   } else if (c.acceptWord('CHECK')) {
-    skipParens(c);
-    c.acceptWord('ENFORCED');
+    cons.checks.push(checkClause(c, constraint));
   } else if (c.isWord('FULLTEXT', 'SPATIAL')) {
     throw notSupported(`${c.next().upper} index`);
   } else {
-    columns.push(columnDef(c));
+    columns.push(columnDef(c, cons));
   }
   skipIndexOptions(c);
 }
 
-function indexName(c: Cursor): string | undefined {
+/** Column-level `CONSTRAINT [name] CHECK (...)` after CONSTRAINT. */
+function namedCheck(c: Cursor): CheckDef {
+  const name = c.isWord('CHECK') ? undefined : c.ident();
+  c.expectWord('CHECK');
+  return checkClause(c, name);
+}
+
+/** After CHECK: `(expr) [[NOT] ENFORCED]`. */
+export function checkClause(c: Cursor, name: string | undefined): CheckDef {
+  c.expectOp('(');
+  const start = c.pos;
+  c.pos--;
+  skipParens(c);
+  if (c.pos - 1 <= start) throw c.error();
+  parseExprTokens(c.sql, c.tokens, start, c.pos - 1);
+  const expr = c.sql.slice((c.tokens[start] as { start: number }).start, (c.tokens[c.pos - 2] as { end: number }).end);
+  const enforced = !c.acceptWords('NOT', 'ENFORCED');
+  if (enforced) c.acceptWord('ENFORCED');
+  return { ...(name ? { name } : {}), expr, enforced };
+}
+
+export function indexName(c: Cursor): string | undefined {
   if (c.isOp('(') || c.isWord('USING')) return undefined;
   const name = c.ident();
   skipIndexType(c);
@@ -68,7 +118,7 @@ function skipIndexType(c: Cursor): void {
   if (c.acceptWord('USING')) c.expectWord('BTREE', 'HASH');
 }
 
-function skipIndexOptions(c: Cursor): void {
+export function skipIndexOptions(c: Cursor): void {
   for (;;) {
     if (c.acceptWord('USING')) c.expectWord('BTREE', 'HASH');
     else if (c.acceptWord('COMMENT')) c.string();
@@ -91,8 +141,13 @@ export function keyColumns(c: Cursor): IndexColumn[] {
   return out;
 }
 
-function foreignKey(c: Cursor, name: string | undefined): ForeignKeyDef {
+/** After FOREIGN KEY [index_name]: `(cols) REFERENCES ...`. */
+export function foreignKey(c: Cursor, name: string | undefined, indexName?: string): ForeignKeyDef {
   const columns = keyColumns(c).map((k) => k.name);
+  return references(c, columns, name, indexName);
+}
+
+function references(c: Cursor, columns: string[], name: string | undefined, indexName?: string): ForeignKeyDef {
   c.expectWord('REFERENCES');
   const refTable = c.tableName();
   const refColumns = keyColumns(c).map((k) => k.name);
@@ -105,7 +160,7 @@ function foreignKey(c: Cursor, name: string | undefined): ForeignKeyDef {
     if (which === 'DELETE') onDelete = action;
     else onUpdate = action;
   }
-  return { ...(name ? { name } : {}), columns, refTable, refColumns, onDelete, onUpdate };
+  return { ...(name ? { name } : {}), ...(indexName ? { indexName } : {}), columns, refTable, refColumns, onDelete, onUpdate };
 }
 
 function refAction(c: Cursor): string {
@@ -125,7 +180,8 @@ function skipParens(c: Cursor): void {
   }
 }
 
-function columnDef(c: Cursor): ColumnDef {
+/** A column definition; inline REFERENCES / CHECK clauses go to `cons`. */
+export function columnDef(c: Cursor, cons: Constraints): ColumnDef {
   const name = c.ident();
   const parsed = parseColumnType(c);
   let type: ColumnType = parsed.type;
@@ -145,11 +201,12 @@ function columnDef(c: Cursor): ColumnDef {
     else if (c.acceptWords('CHARACTER', 'SET') || c.acceptWord('CHARSET')) type = withCharset(type, c.name());
     else if (c.acceptWord('COLLATE')) type = withCollation(type, c.name());
     else if (c.acceptWord('BINARY')) type = withCollation(type, 'utf8mb4_bin');
-    else if (c.acceptWord('CHECK')) skipParens(c);
+    else if (c.acceptWord('CHECK')) cons.checks.push(checkClause(c, undefined));
+    else if (c.acceptWord('CONSTRAINT')) cons.checks.push(namedCheck(c));
     else if (c.acceptWord('VISIBLE', 'INVISIBLE')) continue;
     else if (c.acceptWord('COLUMN_FORMAT', 'STORAGE')) c.next();
     else if (c.isWord('GENERATED', 'AS')) throw notSupported('generated columns');
-    else if (c.isWord('REFERENCES')) throw notSupported('inline REFERENCES');
+    else if (c.isWord('REFERENCES')) cons.foreignKeys.push(references(c, [name], undefined));
     else break;
   }
   col.type = type;
@@ -164,11 +221,15 @@ function withCharset(t: ColumnType, cs: string): ColumnType {
   if (!isStringType(t)) return t;
   const lower = cs.toLowerCase();
   if (lower === 'binary') return makeType(t.kind === 'char' ? 'binary' : t.kind === 'varchar' ? 'varbinary' : 'blob', { length: t.length, lob: t.lob });
-  return t;
+  const def = charsetDefaultCollation(lower);
+  return def === undefined || def === DEFAULT_COLLATION ? t : { ...t, collation: def };
 }
 
+/** `COLLATE name` on a column: unknown names are 1273, `utf8_*` is `utf8mb3_*`. */
 function withCollation(t: ColumnType, collation: string): ColumnType {
-  return isStringType(t) ? { ...t, collation: collation.toLowerCase() } : t;
+  const c = findCollation(collation);
+  if (c === undefined) throw SqlError.of('ER_UNKNOWN_COLLATION', collation);
+  return isStringType(t) ? { ...t, collation: c.name } : t;
 }
 
 /** CURRENT_TIMESTAMP[(n)] / NOW([n]) / LOCALTIME[STAMP][(n)]: returns fsp, or undefined. */
@@ -183,7 +244,7 @@ function nowFunction(c: Cursor): number | undefined {
   return fsp;
 }
 
-function defaultValue(c: Cursor): DefaultDef {
+export function defaultValue(c: Cursor): DefaultDef {
   const fsp = nowFunction(c);
   if (fsp !== undefined) return { kind: 'now', fsp };
   if (c.isOp('(')) {
@@ -211,20 +272,23 @@ const OPTION_KEYS: Readonly<Record<string, string>> = {
 };
 
 /** `ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 ...`: keys upper-cased, charset forms as `DEFAULT CHARSET`. */
-function tableOptions(c: Cursor): Record<string, string> {
+export function tableOptions(c: Cursor, alter = false): Record<string, string> {
   const out: Record<string, string> = {};
   while (!c.atEnd() && !c.isWord('AS', 'SELECT', 'PARTITION', 'IGNORE', 'REPLACE')) {
+    if (alter && (c.isOp(',') || !c.isWord('DEFAULT', ...OPTION_WORDS))) return out;
     c.acceptWord('DEFAULT');
-    let key = c.expectWord(
-      'ENGINE', 'CHARSET', 'CHARACTER', 'COLLATE', 'AUTO_INCREMENT', 'COMMENT', 'ROW_FORMAT', 'KEY_BLOCK_SIZE',
-      'STATS_PERSISTENT', 'STATS_AUTO_RECALC', 'STATS_SAMPLE_PAGES', 'PACK_KEYS', 'CHECKSUM', 'DELAY_KEY_WRITE',
-      'AVG_ROW_LENGTH', 'MAX_ROWS', 'MIN_ROWS', 'COMPRESSION', 'ENCRYPTION', 'INSERT_METHOD', 'TABLESPACE',
-    );
+    let key = c.expectWord(...OPTION_WORDS);
     if (key === 'CHARACTER') key = c.expectWord('SET') && 'CHARACTER SET';
     c.acceptOp('=');
     const t = c.next();
     out[OPTION_KEYS[key] ?? key] = t.type === 'string' || t.type === 'qident' ? String(t.value) : t.text;
-    c.acceptOp(',');
+    if (!alter) c.acceptOp(',');
   }
   return out;
 }
+
+const OPTION_WORDS = [
+  'ENGINE', 'CHARSET', 'CHARACTER', 'COLLATE', 'AUTO_INCREMENT', 'COMMENT', 'ROW_FORMAT', 'KEY_BLOCK_SIZE',
+  'STATS_PERSISTENT', 'STATS_AUTO_RECALC', 'STATS_SAMPLE_PAGES', 'PACK_KEYS', 'CHECKSUM', 'DELAY_KEY_WRITE',
+  'AVG_ROW_LENGTH', 'MAX_ROWS', 'MIN_ROWS', 'COMPRESSION', 'ENCRYPTION', 'INSERT_METHOD', 'TABLESPACE',
+];

@@ -116,6 +116,14 @@ function stringOrTemporal(c: Cursor, word: string, at: number): ColumnType {
     case 'YEAR':
       optLength(c);
       return makeType('year');
+    case 'BIT': {
+      const width = optLength(c) ?? 1;
+      if (width < 1 || width > 64) throw c.error();
+      return makeType('bit', { length: width });
+    }
+    case 'ENUM':
+    case 'SET':
+      return enumOrSet(c, word === 'ENUM' ? 'enum' : 'set');
     case 'DATETIME':
     case 'TIMESTAMP':
     case 'TIME': {
@@ -133,4 +141,19 @@ function requiredLength(c: Cursor): number {
   const n = optLength(c);
   if (n === undefined) throw c.error();
   return n;
+}
+
+/**
+ * `ENUM('a','b',...)` / `SET(...)`: members keep their case, lose trailing spaces (as MySQL);
+ * `length` is the longest value in characters (SET: all members joined by commas).
+ */
+function enumOrSet(c: Cursor, kind: 'enum' | 'set'): ColumnType {
+  c.expectOp('(');
+  const members: string[] = [];
+  do members.push(c.string().replace(/ +$/, ''));
+  while (c.acceptOp(','));
+  c.expectOp(')');
+  const lengths = members.map((m) => Array.from(m).length);
+  const length = kind === 'enum' ? Math.max(0, ...lengths) : lengths.reduce((a, b) => a + b, 0) + members.length - 1;
+  return makeType(kind, { members, length });
 }

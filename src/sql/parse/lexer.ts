@@ -100,9 +100,9 @@ class Lexer {
 
   private skipBlock(): boolean {
     const s = this.sql;
-    const bang = s.charCodeAt(this.pos + 2) === 33 || (s[this.pos + 2] === 'M' && s[this.pos + 3] === '!');
-    if (bang) {
-      this.pos += s[this.pos + 2] === 'M' ? 4 : 3;
+    // MariaDB's `/*M!nnnnnn ... */` is a plain comment to MySQL (mariadb-dump's sandbox-mode line).
+    if (s.charCodeAt(this.pos + 2) === 33) {
+      this.pos += 3;
       while (isDigit(s.charCodeAt(this.pos))) this.pos++;
       this.execDepth++;
       return true;

@@ -6,9 +6,11 @@ import { convertExpr } from './convert-expr.js';
 import { convertSelect } from './convert-select.js';
 import { isObj, objs, typeOf, type Obj } from './guards.js';
 import { astify, rewriteForLib } from './lib.js';
+import { hasIgnoreModifier } from './lib-rewrites.js';
 import type { Token } from './lexer.js';
 import { notSupported } from './parse-error.js';
 import { selectLists } from './select-lists.js';
+import { windowsLast } from './window-rewrite.js';
 import { planSlots, type SlotPlan } from './slots.js';
 
 export interface LibParse {
@@ -26,18 +28,21 @@ export interface LibParse {
  */
 export function parseWithLib(sql: string, tokens: readonly Token[], asParams: boolean): LibParse {
   let plan = planSlots(sql, tokens, true);
+  let lib = windowsLast(tokens, plan);
   let ast: unknown;
   try {
-    ast = astify(sql, tokens, rewriteForLib(tokens, plan));
+    ast = astify(sql, lib.tokens, rewriteForLib(lib.tokens, lib.plan));
   } catch {
     plan = planSlots(sql, tokens, false);
-    ast = astify(sql, tokens, rewriteForLib(tokens, plan));
+    lib = windowsLast(tokens, plan);
+    ast = astify(sql, lib.tokens, rewriteForLib(lib.tokens, lib.plan));
   }
   const node = single(ast);
   const lists = selectLists(sql, tokens);
-  const ctx = new ConvCtx(sql, plan, asParams, lists);
-  const stmt = convertStatement(node, ctx);
-  const inlined = (): Statement => (asParams ? convertStatement(node, new ConvCtx(sql, plan, false, lists)) : stmt);
+  const ctx = new ConvCtx(sql, lib.plan, asParams, lists);
+  const ignore = hasIgnoreModifier(tokens);
+  const stmt = convertStatement(node, ctx, ignore);
+  const inlined = (): Statement => (asParams ? convertStatement(node, new ConvCtx(sql, lib.plan, false, lists), ignore) : stmt);
   return { stmt, plan, cacheable: !ctx.uncacheable, inlined };
 }
 
@@ -52,7 +57,8 @@ function single(ast: unknown): Obj {
   return ast;
 }
 
-function convertStatement(node: Obj, ctx: ConvCtx): Statement {
+/** `ignore`: UPDATE IGNORE (lib-rewrites.ts drops the modifier before node-sql-parser sees it). */
+function convertStatement(node: Obj, ctx: ConvCtx, ignore: boolean): Statement {
   switch (typeOf(node)) {
     case 'select':
       return convertSelect(node, ctx);
@@ -60,7 +66,7 @@ function convertStatement(node: Obj, ctx: ConvCtx): Statement {
     case 'replace':
       return convertInsert(node, ctx);
     case 'update':
-      return convertUpdate(node, ctx);
+      return ignore ? { ...convertUpdate(node, ctx), ignore } : convertUpdate(node, ctx);
     case 'delete':
       return convertDelete(node, ctx);
     default:

@@ -6,7 +6,10 @@
 import nsp from 'node-sql-parser/build/mysql.js';
 import type { SqlError } from '../../errors/index.js';
 import type { Token } from './lexer.js';
+import { libRewrites } from './lib-rewrites.js';
+import { derivedColumnRewrites } from './derived-columns-rewrite.js';
 import { parseError } from './parse-error.js';
+import { windowTokenText } from './window-rewrite.js';
 import type { SlotPlan } from './slots.js';
 
 export const DEFAULT_PARAM = 'shale_default';
@@ -25,12 +28,16 @@ export function rewriteForLib(tokens: readonly Token[], plan: SlotPlan): Rewritt
   let text = '';
   const offsets: number[] = [];
   let ordinal = 0;
+  const rewrites = libRewrites(tokens);
+  derivedColumnRewrites(tokens, rewrites);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (t === undefined) continue;
     const prev = tokens[i - 1];
-    let piece = tokenText(tokens, i, t);
+    const rw = rewrites.get(i);
+    let piece = rw?.text ?? tokenText(tokens, i, t);
     if (plan.byToken[i] !== undefined) piece = `:p${ordinal++}`;
+    if (rw?.append !== undefined) piece += rw.append;
     if (text.length > 0 && (prev === undefined || prev.end !== t.start || piece.startsWith(':') || isWideInteger(t))) text += ' ';
     offsets.push(text.length);
     text += piece;
@@ -47,6 +54,8 @@ function isWideInteger(t: Token): boolean {
 }
 
 function tokenText(tokens: readonly Token[], i: number, t: Token): string {
+  const win = windowTokenText(tokens, i);
+  if (win !== undefined) return win;
   if (t.type === 'string') return quote(String(t.value));
   if (t.type !== 'word') return t.text;
   const next = tokens[i + 1];

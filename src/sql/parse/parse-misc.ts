@@ -1,7 +1,8 @@
 /** EXPLAIN / DESCRIBE, KILL, and statements accepted as no-ops (LOCK/UNLOCK TABLES, ANALYZE, FLUSH, DO, ALTER TABLE … KEYS). */
-import type { Statement } from './ast.js';
+import type { Expr, Statement } from './ast.js';
 import type { Cursor } from './cursor.js';
 import { parseExprTokens } from './lib-statement.js';
+import { parseLockTables } from './parse-lock-tables.js';
 import { describeTable } from './parse-show.js';
 
 /** `EXPLAIN|DESCRIBE|DESC [ANALYZE] [FORMAT=x] stmt` or `... table`. `parseRest` parses from a token index. */
@@ -15,7 +16,7 @@ export function parseExplain(c: Cursor, parseRest: (from: number) => Statement):
   if (!analyze && (c.isIdent() && !c.isWord('SELECT', 'INSERT', 'REPLACE', 'UPDATE', 'DELETE', 'TABLE', 'WITH'))) {
     return describeTable(c);
   }
-  if (!c.isWord('SELECT', 'INSERT', 'REPLACE', 'UPDATE', 'DELETE') && !c.isOp('(')) throw c.error();
+  if (!c.isWord('SELECT', 'INSERT', 'REPLACE', 'UPDATE', 'DELETE', 'WITH') && !c.isOp('(')) throw c.error();
   return { kind: 'explain', stmt: parseRest(c.pos), analyze };
 }
 
@@ -53,8 +54,27 @@ export function parseNoop(c: Cursor): Statement | undefined {
   if (keys !== undefined) return keys;
   const first = c.peek();
   if (first === undefined || first.type !== 'word' || !NOOPS.has(first.upper)) return undefined;
-  if (first.upper === 'DO') parseExprTokens(c.sql, c.tokens, 1, c.tokens.length);
+  if (first.upper === 'DO') return { kind: 'noop', what: 'DO', exprs: doExprs(c) };
+  if (first.upper === 'LOCK' && c.isWordAt(1, 'TABLES', 'TABLE')) return { kind: 'noop', what: 'LOCK TABLES', lockTables: parseLockTables(c) };
   const second = c.peek(1);
   const what = second && second.type === 'word' ? `${first.upper} ${second.upper}` : first.upper;
   return { kind: 'noop', what };
+}
+
+/** `DO e1, e2, ...`: the expressions split at top-level commas. */
+function doExprs(c: Cursor): Expr[] {
+  const out: Expr[] = [];
+  let depth = 0;
+  let start = 1;
+  for (let i = 1; i <= c.tokens.length; i++) {
+    const t = c.tokens[i];
+    if (t !== undefined && t.type === 'op' && t.text === '(') depth++;
+    else if (t !== undefined && t.type === 'op' && t.text === ')') depth--;
+    else if (t === undefined || (depth === 0 && t.type === 'op' && t.text === ',')) {
+      if (i === start) throw c.error();
+      out.push(parseExprTokens(c.sql, c.tokens, start, i));
+      start = i + 1;
+    }
+  }
+  return out;
 }

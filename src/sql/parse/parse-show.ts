@@ -14,6 +14,9 @@ export function parseShow(c: Cursor): ShowStmt {
   switch (s.target) {
     case 'tables':
     case 'tableStatus':
+    case 'triggers':
+    case 'events':
+    case 'openTables':
       if (c.acceptWord('FROM', 'IN')) s.db = c.ident();
       break;
     case 'columns':
@@ -23,6 +26,7 @@ export function parseShow(c: Cursor): ShowStmt {
       if (c.acceptWord('FROM', 'IN')) s.table = { db: c.ident(), name: s.table.name };
       break;
     case 'createTable':
+    case 'createView':
       s.table = c.tableName();
       break;
     case 'createDatabase':
@@ -58,6 +62,7 @@ function target(c: Cursor): ShowTarget {
       return 'index';
     case 'CREATE':
       if (c.acceptWord('TABLE')) return 'createTable';
+      if (c.acceptWord('VIEW')) return 'createView';
       if (c.acceptWord('DATABASE', 'SCHEMA')) return 'createDatabase';
       throw notSupported(`SHOW CREATE ${c.peek()?.upper ?? ''}`.trim());
     case 'VARIABLES':
@@ -90,6 +95,30 @@ function target(c: Cursor): ShowTarget {
       return 'grants';
     case 'PLUGINS':
       return 'plugins';
+    case 'TRIGGERS':
+      return 'triggers';
+    case 'EVENTS':
+      return 'events';
+    case 'PROCEDURE':
+      c.expectWord('STATUS');
+      return 'procedureStatus';
+    case 'FUNCTION':
+      c.expectWord('STATUS');
+      return 'functionStatus';
+    case 'OPEN':
+      c.expectWord('TABLES');
+      return 'openTables';
+    case 'MASTER':
+      c.expectWord('STATUS');
+      return 'masterStatus';
+    case 'BINARY':
+      c.expectWord('LOG');
+      c.expectWord('STATUS');
+      return 'masterStatus';
+    case 'SLAVE':
+    case 'REPLICA':
+      c.expectWord('STATUS');
+      return 'replicaStatus';
     default:
       c.pos--;
       throw notSupported(`SHOW ${w.upper}`);

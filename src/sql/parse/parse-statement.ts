@@ -2,7 +2,9 @@
 import { SqlError } from '../../errors/index.js';
 import type { Statement } from './ast.js';
 import { Cursor } from './cursor.js';
+import { parseAlterTable, parseRenameTable } from './ddl-alter.js';
 import { parseCreate, parseDrop, parseTruncate } from './ddl-misc.js';
+import { isCreateView, parseCreateView, parseDropView } from './ddl-view.js';
 import { parseFastInsert } from './fast-insert.js';
 import { parseSimple } from './fast-simple.js';
 import { tokenize, type Token } from './lexer.js';
@@ -95,8 +97,10 @@ function parseOther(sql: string, tokens: readonly Token[]): Statement {
     case 'ADMIN':
       return parseAdmin(c);
     case 'CREATE':
+      if (isCreateView(c)) return parseCreateView(c, (from) => parseTokens(sql, tokens.slice(from), false).stmt);
       return parseCreate(c);
     case 'DROP':
+      if (c.isWordAt(1, 'VIEW')) return parseDropView(c);
       return parseDrop(c);
     case 'TRUNCATE':
       return parseTruncate(c);
@@ -111,7 +115,11 @@ function parseOther(sql: string, tokens: readonly Token[]): Statement {
     case 'KILL':
       return parseKill(c);
     case 'ALTER':
+      if (c.isWordAt(1, 'TABLE', 'ONLINE', 'IGNORE')) return parseAlterTable(c);
+      throw notSupported(`ALTER ${tokens[1]?.upper ?? ''}`.trim());
     case 'RENAME':
+      if (c.isWordAt(1, 'TABLE', 'TABLES')) return parseRenameTable(c);
+      throw notSupported(`RENAME ${tokens[1]?.upper ?? ''}`.trim());
     case 'PREPARE':
     case 'EXECUTE':
     case 'DEALLOCATE':

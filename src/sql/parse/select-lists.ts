@@ -63,7 +63,19 @@ function pushItem(sql: string, tokens: readonly Token[], first: number, last: nu
   const a = tokens[first];
   const b = tokens[last];
   if (a === undefined || b === undefined || last < first) return;
-  items.push({ first, last, text: sql.slice(a.start, b.end), aliased: looksAliased(tokens, first, last) });
+  const text = stringLabel(tokens, first, last) ?? sql.slice(a.start, b.end);
+  items.push({ first, last, text, aliased: looksAliased(tokens, first, last) });
+}
+
+/** A lone string literal (`'two'`, `N'x'`, `_utf8mb4'x'`, `'a' 'b'`) is labelled by its first string's value, like MySQL. */
+function stringLabel(tokens: readonly Token[], first: number, last: number): string | undefined {
+  let i = first;
+  const intro = tokens[i];
+  if (intro !== undefined && intro.type === 'word' && (intro.upper === 'N' || intro.text.startsWith('_'))) i++;
+  const str = tokens[i];
+  if (str === undefined || str.type !== 'string' || i > last) return undefined;
+  for (let k = i; k <= last; k++) if (tokens[k]?.type !== 'string') return undefined;
+  return String(str.value);
 }
 
 function looksAliased(tokens: readonly Token[], first: number, last: number): boolean {

@@ -1,51 +1,116 @@
 /**
- * SELECT planning: source (fast path / access path / dual / join) -> Selection(WHERE) ->
- * [HashAgg -> Selection(HAVING)] -> Sort|TopN|Limit -> Projection, or with DISTINCT:
- * Projection -> Distinct -> Sort|TopN|Limit over the projected columns.
+ * SELECT planning: source (fast path / access path / dual / join / derived) -> [Apply(WHERE
+ * subqueries)] -> Selection(WHERE) -> [Apply(GROUP BY / aggregate-argument subqueries)] -> [HashAgg] -> [Apply(select-list / HAVING / ORDER BY
+ * subqueries)] -> [Selection(HAVING)] -> Sort|TopN|Limit -> Projection, or with DISTINCT:
+ * Projection -> Distinct -> Sort|TopN|Limit over the projected columns. WITH and UNION wrap
+ * query blocks (builder-cte.ts, builder-union.ts); subqueries: builder-subquery.ts.
  */
 import type { Schema } from '../../catalog/index.js';
 import type { Expr, SelectStmt } from '../parse/index.js';
 import { SqlError } from '../../errors/index.js';
 import { inferType } from '../expr/index.js';
 import type { PlanNode, SortItem } from './nodes.js';
-import { AGG_TABLE, positionRef, RowSchema, type SchemaColumn } from './row-schema.js';
+import { positionRef, RowSchema, type SchemaColumn } from './row-schema.js';
 import { buildAgg } from './builder-agg.js';
 import { addOrderLimit } from './builder-order.js';
 import { neededColumns, withSelection } from './builder-source.js';
 import { buildFrom } from './builder-from.js';
+import { PlanScope, type OuterBinding } from './builder-scope.js';
+import { defineCtes } from './builder-cte.js';
+import { buildUnion } from './builder-union.js';
+import { applyNode, hasSubquery, SubqueryCollector, subqueryInputs, withInputs } from './builder-subquery.js';
 import { expandItems, itemReference, type OutputItem } from './select-items.js';
-import { containsAgg, exprKey, mapExpr, rejectSubqueries, splitConjunction } from './expr-utils.js';
+import { buildWindows, resolveWindows } from './builder-window.js';
+import { containsAgg, exprKey, mapExpr, splitConjunction } from './expr-utils.js';
 
+/** Plans a whole SELECT statement (WITH, UNION, subqueries included). */
 export function buildSelect(stmt: SelectStmt, schema: Schema, currentDb: string | null): PlanNode {
-  if (stmt.union !== undefined && stmt.union.length > 0) throw SqlError.of('ER_NOT_SUPPORTED_YET', 'UNION');
-  const from = buildFrom(stmt.from, schema, currentDb);
-  const items = expandItems(stmt.items, from.schema, stmt.from !== null);
-  const groupBy = stmt.groupBy.map((g) => substitute(g, items, 'group statement', false, from.schema));
-  const having = stmt.having === undefined ? undefined : substituteAliases(stmt.having, items, from.schema);
-  const orderBy: SortItem[] = stmt.orderBy.map((o) => ({ expr: substitute(o.expr, items, 'order clause', true, from.schema), desc: o.desc }));
-  const all: Expr[] = [...items.map((i) => i.expr), ...groupBy, ...orderBy.map((o) => o.expr)];
-  if (stmt.where !== undefined) all.push(stmt.where);
-  if (having !== undefined) all.push(having);
-  all.forEach(rejectSubqueries);
-  const hasAgg = groupBy.length > 0 || all.some(containsAgg);
-  const needed = neededColumns(from.schema, all, false);
-  let node = from.build(splitConjunction(stmt.where), needed, stmt.lock !== undefined, !hasAgg);
-  let exprs = items.map((i) => i.expr);
-  let orders = orderBy;
-  if (hasAgg) {
-    const agg = buildAgg(node, groupBy, [...exprs, ...orderBy.map((o) => o.expr), ...(having ? [having] : [])]);
-    node = agg.node;
-    exprs = agg.exprs.slice(0, exprs.length);
-    orders = orderBy.map((o, i) => ({ expr: agg.exprs[exprs.length + i] as Expr, desc: o.desc }));
-    if (having !== undefined) node = withSelection(node, splitConjunction(agg.exprs[agg.exprs.length - 1]), 'having clause');
-  } else if (having !== undefined) {
-    node = withSelection(node, splitConjunction(having), 'having clause');
+  return buildQuery(stmt, PlanScope.root(schema, currentDb, stmt));
+}
+
+/** Plans a query expression in `scope` (also used for subqueries, derived tables and CTEs). */
+export function buildQuery(stmt: SelectStmt, scope: PlanScope): PlanNode {
+  const inner = stmt.with === undefined ? scope : defineCtes(stmt.with, scope);
+  if (stmt.union !== undefined && stmt.union.length > 0) return buildUnion(stmt, inner, buildBlock);
+  return buildBlock(stmt, inner);
+}
+
+function buildBlock(block: SelectStmt, scope: PlanScope): PlanNode {
+  const stmt = resolveWindows(block);
+  const from = buildFrom(stmt.from, scope, buildQuery, (e, schema) => bindOuter(e, schema, scope.binding));
+  const bind = (e: Expr): Expr => bindOuter(e, from.schema, scope.binding);
+  const items = expandItems(stmt.items, from.schema, stmt.from !== null).map((i) => ({ ...i, expr: bind(i.expr) }));
+  const groupIn = stmt.groupBy.map((g) => bind(substitute(g, items, 'group statement', false, from.schema)));
+  const havingIn = stmt.having === undefined ? undefined : bind(substituteAliases(stmt.having, items, from.schema));
+  const orderIn = stmt.orderBy.map((o) => ({ expr: bind(substitute(o.expr, items, 'order clause', true, from.schema)), desc: o.desc }));
+  const subs = new SubqueryCollector(scope, from.schema, buildQuery);
+  const plainWhere: Expr[] = [];
+  const subWhere: Expr[] = [];
+  for (const c of [...splitConjunction(stmt.where === undefined ? undefined : bind(stmt.where)), ...from.deferred.map(bind)]) {
+    if (hasSubquery(c)) subWhere.push(subs.extract(c));
+    else plainWhere.push(c);
   }
+  const whereSubs = subs.take();
+  // Subqueries of GROUP BY and inside aggregate arguments run per input row, before aggregation.
+  const groupBy = groupIn.map((g) => subs.extract(g));
+  const inAgg = (e: Expr): Expr => mapExpr(subs.reuse(e), (x) => (x.kind === 'agg' && hasSubquery(x) ? subs.extract(x) : undefined));
+  const preItems = items.map((i) => inAgg(i.expr));
+  const preHaving = havingIn === undefined ? undefined : inAgg(havingIn);
+  const preOrder = orderIn.map((o) => ({ expr: inAgg(o.expr), desc: o.desc }));
+  const aggSubs = subs.take();
+  const itemExprs = preItems.map((e) => subs.extract(e));
+  const having = preHaving === undefined ? undefined : subs.extract(preHaving);
+  const orderBy: SortItem[] = preOrder.map((o) => ({ expr: subs.extract(o.expr), desc: o.desc }));
+  let itemSubs = subs.take();
+  const all: Expr[] = [...itemExprs, ...groupBy, ...orderBy.map((o) => o.expr), ...plainWhere, ...subWhere];
+  if (having !== undefined) all.push(having);
+  const hasAgg = groupBy.length > 0 || all.some(containsAgg);
+  const inputs = [...subqueryInputs(whereSubs), ...subqueryInputs(aggSubs), ...subqueryInputs(itemSubs)];
+  const needed = neededColumns(from.schema, [...all, ...inputs], false);
+  let node = from.build(plainWhere, needed, stmt.lock !== undefined, !hasAgg);
+  node = withSelection(applyNode(node, whereSubs), subWhere, 'where clause');
+  node = applyNode(node, aggSubs);
+  let exprs = itemExprs;
+  let orders = orderBy;
+  let havingExpr = having;
+  if (hasAgg) {
+    const inputs = subqueryInputs(itemSubs);
+    const agg = buildAgg(node, groupBy, [...exprs, ...orderBy.map((o) => o.expr), ...(having ? [having] : []), ...inputs]);
+    node = agg.node;
+    const n = exprs.length;
+    exprs = agg.exprs.slice(0, n);
+    orders = orderBy.map((o, i) => ({ expr: agg.exprs[n + i] as Expr, desc: o.desc }));
+    const afterOrder = n + orderBy.length;
+    if (having !== undefined) havingExpr = agg.exprs[afterOrder];
+    itemSubs = withInputs(itemSubs, agg.exprs.slice(afterOrder + (having ? 1 : 0)));
+  }
+  node = applyNode(node, itemSubs);
+  if (havingExpr !== undefined) node = withSelection(node, splitConjunction(havingExpr), 'having clause');
+  ({ node, exprs, orders } = buildWindows(node, exprs, orders));
   if (!stmt.distinct) return projection(addOrderLimit(node, orders, stmt.limit), exprs, items);
   const child = projection(node, exprs, items);
   const distinct: PlanNode = { kind: 'distinct', schema: child.schema, child };
   const sortItems = orders.map((o, i) => ({ expr: distinctOrderRef(o.expr, exprs, stmt.orderBy[i]?.expr), desc: o.desc }));
   return addOrderLimit(distinct, sortItems, stmt.limit);
+}
+
+/**
+ * Column references `schema` cannot resolve are looked up in the enclosing queries (a
+ * subquery's correlated references) and become parameter slots. Subqueries are left alone:
+ * they bind their own references when planned.
+ */
+function bindOuter(e: Expr, schema: RowSchema, binding: OuterBinding | null): Expr {
+  if (binding === null) return e;
+  return mapExpr(e, (x) => {
+    if (x.kind !== 'column') return undefined;
+    let local: boolean;
+    try {
+      local = schema.indexOf(x) >= 0;
+    } catch {
+      local = true;
+    }
+    return local ? x : (binding.resolve(x) ?? x);
+  });
 }
 
 function substitute(e: Expr, items: readonly OutputItem[], clause: string, aliasFirst: boolean, schema: RowSchema): Expr {
@@ -71,7 +136,7 @@ function outputColumn(e: Expr, label: string, input: RowSchema): SchemaColumn {
   const t = inferType(e, input);
   if (e.kind === 'column') {
     const src = input.columns[input.indexOf(e)];
-    if (src !== undefined && src.table !== AGG_TABLE) {
+    if (src !== undefined && !src.table.startsWith('\u0000')) {
       return { name: label, table: src.table, db: src.db, type: t.type, notNull: t.notNull, ...(src.base ? { base: src.base } : {}) };
     }
   }

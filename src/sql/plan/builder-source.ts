@@ -107,6 +107,13 @@ function forEachChild(e: Expr, f: (e: Expr) => void): void {
     case 'row':
       e.items.forEach(f);
       return;
+    case 'window':
+      e.args.forEach(f);
+      if (typeof e.over !== 'string') {
+        e.over.partitionBy.forEach(f);
+        e.over.orderBy.forEach((o) => f(o.expr));
+      }
+      return;
     default:
       return;
   }

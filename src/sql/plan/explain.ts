@@ -8,10 +8,12 @@ import type { PlanNode, RangeSpec, ReaderNode } from './nodes.js';
 import type { RowSchema } from './row-schema.js';
 import { constText } from './expr-utils.js';
 import { exprText } from './expr-text.js';
+import { windowInfo, windowSortInfo } from './window-explain.js';
+import { subqueryLine } from './explain-subquery.js';
 
 export const EXPLAIN_COLUMNS = ['id', 'estRows', 'task', 'access object', 'operator info'] as const;
 
-interface Line {
+export interface Line {
   readonly name: string;
   readonly est: number;
   readonly task: 'root' | 'cop[tikv]';
@@ -84,6 +86,12 @@ function lineOf(p: PlanNode): Line {
       const cols = p.schema.columns.map((_, i) => `Column#${i}`).join(', ');
       return { name: 'HashAgg', est: child.est * 0.8, task: 'root', access: '', info: `group by:${cols}`, children: [child] };
     }
+    case 'window': {
+      const child = lineOf(p.child);
+      const sort = windowSortInfo(p);
+      const below: Line = sort === '' ? child : { name: 'Sort', est: child.est, task: 'root', access: '', info: sort, children: [child] };
+      return { name: 'Window', est: child.est, task: 'root', access: '', info: windowInfo(p), children: [below] };
+    }
     case 'sort': {
       const child = lineOf(p.child);
       return { name: 'Sort', est: child.est, task: 'root', access: '', info: p.items.map((o) => s(o.expr) + (o.desc ? ':desc' : '')).join(', '), children: [child] };
@@ -104,8 +112,16 @@ function lineOf(p: PlanNode): Line {
       const right = lineOf(p.right);
       const on = p.on.map((c) => s(c, p.schema)).join(', ');
       const info = `${p.joinType} join${on === '' ? '' : `, on:${on}`}`;
+      // LATERAL: the right side re-runs per left row (TiDB's Apply, outer side first).
+      if (p.lateral !== undefined) return { name: 'Apply', est: left.est, task: 'root', access: '', info, children: [{ ...left, name: `${left.name}(Build)` }, { ...right, name: `${right.name}(Probe)` }] };
       return { name: 'HashJoin', est: Math.max(left.est, right.est), task: 'root', access: '', info, children: [{ ...right, name: `${right.name}(Build)` }, { ...left, name: `${left.name}(Probe)` }] };
     }
+    case 'apply':
+    case 'union':
+    case 'derived':
+    case 'cteRecursive':
+    case 'cteRef':
+      return subqueryLine(p, lineOf);
   }
 }
 

@@ -49,7 +49,7 @@ function columnText(e: Extract<Expr, { kind: 'column' }>, schema: RowSchema): st
   }
   const c = schema.columns[i];
   if (c === undefined) return e.table === POS_TABLE ? `Column#${e.name}` : e.name;
-  if (c.table === AGG_TABLE) return `Column#${c.name}`;
+  if (c.table === AGG_TABLE || c.table.startsWith('\u0000')) return `Column#${c.name}`;
   if (c.table === '') return c.name;
-  return `${c.db}.${c.table}.${c.name}`;
+  return c.db === '' ? `${c.table}.${c.name}` : `${c.db}.${c.table}.${c.name}`;
 }

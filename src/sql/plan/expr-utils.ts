@@ -47,6 +47,12 @@ export function mapExpr(e: Expr, f: (e: Expr) => Expr | undefined): Expr {
       return { ...e, args: e.args.map(m) };
     case 'agg':
       return e.arg === null ? e : { ...e, arg: m(e.arg) };
+    case 'window':
+      return {
+        ...e,
+        args: e.args.map(m),
+        over: typeof e.over === 'string' ? e.over : { ...e.over, partitionBy: e.over.partitionBy.map(m), orderBy: e.over.orderBy.map((o) => ({ ...o, expr: m(o.expr) })) },
+      };
     case 'case':
       return {
         ...e,

@@ -1,5 +1,5 @@
 /** Planning: SELECT / UPDATE / DELETE row sources as immutable physical plan trees, and EXPLAIN. */
-export type { PlanNode, PlanKind, ReaderNode, RangeSpec, RangeBound, PointValue, KeyColumn, AggSpec, SortItem, AccessBase } from './nodes.js';
+export type { PlanNode, PlanKind, ReaderNode, RangeSpec, RangeBound, PointValue, KeyColumn, AggSpec, SortItem, AccessBase, WindowFunc, SubqueryPlan } from './nodes.js';
 export { isReader } from './nodes.js';
 export { RowSchema, tableSchema, positionRef, EMPTY_SCHEMA, AGG_TABLE, VALUES_TABLE, POS_TABLE, type SchemaColumn, type ColumnRef } from './row-schema.js';
 export { buildSelect } from './builder-select.js';
@@ -11,3 +11,6 @@ export { INFORMATION_SCHEMA, isInformationSchema, isVirtualTable, virtualTable, 
 export { extractRanges } from './ranges.js';
 export { handleColumns, primaryIndex } from './key-columns.js';
 export { mapExpr, splitConjunction, rejectSubqueries, exprKey } from './expr-utils.js';
+export { planRowSubqueries, type RowSubqueries } from './builder-dml-subquery.js';
+export { buildQuery } from './builder-select.js';
+export { rejectViewTarget } from './builder-view.js';

@@ -3,11 +3,12 @@
  * Each is a TableInfo with a negative id, which no stored table has; the planner reads it with a
  * `memTable` node (WHERE, ORDER BY, joins and aggregates work on top as on any table) and the
  * executor asks the statement context for the rows (ExecContext.virtualRows).
- * Adding a table: declare its columns below and produce its rows in
+ * Adding a table: declare its columns in info-schema-defs.ts and produce its rows in
  * sql/session/info-schema-rows.ts. Names compare case-insensitively, as in MySQL.
  */
 import type { ColumnInfo, TableInfo } from '../../catalog/index.js';
-import { makeType, type ColumnType } from '../../types/index.js';
+import { makeType, type ColumnType, type LobSize } from '../../types/index.js';
+import { INFO_SCHEMA_DEFINITIONS } from './info-schema-defs.js';
 
 export const INFORMATION_SCHEMA = 'information_schema';
 
@@ -16,23 +17,32 @@ const I_S_COLLATION = 'utf8mb3_general_ci';
 type ColumnSpec = readonly [name: string, type: ColumnType, notNull: boolean];
 
 const varchar = (length: number): ColumnType => makeType('varchar', { length, collation: I_S_COLLATION });
+const text = (lob: LobSize): ColumnType => makeType('text', { lob, collation: I_S_COLLATION });
 
-/** MySQL 8.0's column definitions, by canonical (upper-case) table name. */
-const DEFINITIONS: ReadonlyArray<readonly [name: string, columns: readonly ColumnSpec[]]> = [
-  ['PROCESSLIST', [
-    ['ID', makeType('bigint', { unsigned: true }), true],
-    ['USER', varchar(32), true],
-    ['HOST', varchar(261), true],
-    ['DB', varchar(64), false],
-    ['COMMAND', varchar(16), true],
-    ['TIME', makeType('int'), true],
-    ['STATE', varchar(64), false],
-    ['INFO', varchar(65535), false],
-  ]],
-];
+const TYPES: Readonly<Record<string, ColumnType>> = {
+  int: makeType('int'),
+  uint: makeType('int', { unsigned: true }),
+  bigint: makeType('bigint'),
+  ubigint: makeType('bigint', { unsigned: true }),
+  text: text('normal'),
+  mediumtext: text('medium'),
+  longtext: text('long'),
+  datetime: makeType('datetime'),
+  timestamp: makeType('timestamp'),
+  timestamp2: makeType('timestamp', { scale: 2 }),
+  b0: makeType('binary', { length: 0 }),
+};
+
+/** `NAME type [NN]` (info-schema-defs.ts) -> column spec; `vN` is VARCHAR(N). */
+function parseSpec(spec: string): ColumnSpec {
+  const [name = '', type = '', nn] = spec.split(' ');
+  const t = type.startsWith('v') && /^v\d+$/.test(type) ? varchar(Number(type.slice(1))) : TYPES[type];
+  if (t === undefined) throw new Error(`information_schema: bad column spec ${spec}`);
+  return [name, t, nn === 'NN'];
+}
 
 const TABLES: ReadonlyMap<string, TableInfo> = new Map(
-  DEFINITIONS.map(([name, cols], i) => [name, virtualTableInfo(-(i + 1), name, cols)]),
+  INFO_SCHEMA_DEFINITIONS.map(([name, cols], i) => [name, virtualTableInfo(-(i + 1), name, cols.map(parseSpec))]),
 );
 
 export function isInformationSchema(db: string): boolean {

@@ -1,5 +1,6 @@
 /** The key columns of a table's handle and of its indexes, as access paths see them. */
 import type { IndexInfo, TableInfo } from '../../catalog/index.js';
+import { keyPreservesValue } from '../../types/index.js';
 import type { KeyColumn } from './nodes.js';
 
 export function primaryIndex(table: TableInfo): IndexInfo | undefined {
@@ -30,10 +31,16 @@ export function readableIndexes(table: TableInfo): IndexInfo[] {
   return table.indexes.filter((i) => i.state === 'public' && !i.primary);
 }
 
-/** True if every needed column can be read from the index entry (index columns + handle). */
+/**
+ * True if every needed column can be read from the index entry (index columns + handle). A
+ * string column under a `_ci` collation cannot: its key holds the collation weight.
+ */
 export function isCovering(table: TableInfo, index: IndexInfo, needed: readonly number[]): boolean {
   const have = new Set<number>();
-  for (const ic of index.columns) if (ic.length === undefined) have.add(ic.offset);
-  for (const k of handleColumns(table)) have.add(k.offset);
+  for (const ic of index.columns) {
+    const col = table.columns[ic.offset];
+    if (ic.length === undefined && col !== undefined && keyPreservesValue(col.type)) have.add(ic.offset);
+  }
+  for (const k of handleColumns(table)) if (keyPreservesValue(k.type)) have.add(k.offset);
   return needed.every((o) => have.has(o));
 }

@@ -5,7 +5,7 @@
  * so a plan is reused with new parameters.
  */
 import type { IndexInfo, TableInfo } from '../../catalog/index.js';
-import type { AggName, Expr } from '../parse/index.js';
+import type { AggName, Expr, WindowFrame, WindowFuncName } from '../parse/index.js';
 import type { ColumnType } from '../../types/index.js';
 import type { RowSchema } from './row-schema.js';
 
@@ -67,6 +67,8 @@ export type PlanNode =
   | { readonly kind: 'topN'; readonly schema: RowSchema; readonly child: PlanNode; readonly items: readonly SortItem[]; readonly count: Expr; readonly offset: Expr | null }
   | { readonly kind: 'limit'; readonly schema: RowSchema; readonly child: PlanNode; readonly count: Expr; readonly offset: Expr | null }
   | { readonly kind: 'distinct'; readonly schema: RowSchema; readonly child: PlanNode }
+  /** Window functions over one window (builder-window.ts): the child's columns, then one per function. */
+  | { readonly kind: 'window'; readonly schema: RowSchema; readonly child: PlanNode; readonly partitionBy: readonly Expr[]; readonly orderBy: readonly SortItem[]; readonly funcs: readonly WindowFunc[] }
   | {
       readonly kind: 'join';
       readonly schema: RowSchema;
@@ -74,7 +76,34 @@ export type PlanNode =
       readonly left: PlanNode;
       readonly right: PlanNode;
       readonly on: readonly Expr[];
-    };
+      /** LATERAL right side: re-run per left row with these left-side values bound to parameter slots. */
+      readonly lateral?: ReadonlyArray<{ readonly expr: Expr; readonly param: number }>;
+    }
+  /** Runs subqueries per input row (or once when uncorrelated) and appends one hidden column each (builder-subquery.ts). */
+  | { readonly kind: 'apply'; readonly schema: RowSchema; readonly child: PlanNode; readonly subqueries: readonly SubqueryPlan[] }
+  /** UNION: children's rows (already cast to the merged types); the first `distinctUpTo` children deduplicated together. */
+  | { readonly kind: 'union'; readonly schema: RowSchema; readonly children: readonly PlanNode[]; readonly distinctUpTo: number }
+  /** A derived table, view or CTE reference: the child's rows under new column names. */
+  | { readonly kind: 'derived'; readonly schema: RowSchema; readonly child: PlanNode; readonly alias: string }
+  /** WITH RECURSIVE: anchor rows, then the recursive part over the previous iteration's rows until none are new. */
+  | { readonly kind: 'cteRecursive'; readonly schema: RowSchema; readonly id: number; readonly name: string; readonly anchor: PlanNode; readonly recursive: PlanNode; readonly distinct: boolean }
+  /** The rows of the previous iteration of recursive CTE `id`. */
+  | { readonly kind: 'cteRef'; readonly schema: RowSchema; readonly id: number; readonly name: string };
+
+/**
+ * One subquery of an Apply. `outer` are the enclosing query's values the subquery reads, bound
+ * to parameter slots `param` (evaluated over the Apply's input row); `probe` is the left side
+ * of IN / ANY / ALL over the input row (plus the hidden columns of earlier subqueries).
+ */
+export interface SubqueryPlan {
+  readonly mode: 'scalar' | 'exists' | 'in';
+  readonly plan: PlanNode;
+  readonly not: boolean;
+  readonly probe: Expr | null;
+  readonly cmp?: '=' | '<>' | '<' | '<=' | '>' | '>=';
+  readonly all?: boolean;
+  readonly outer: ReadonlyArray<{ readonly expr: Expr; readonly param: number }>;
+}
 
 export type PlanKind = PlanNode['kind'];
 export type ReaderNode = Extract<PlanNode, { kind: 'pointGet' | 'batchPointGet' | 'tableScan' | 'indexScan' }>;
@@ -86,6 +115,18 @@ export interface AggSpec {
   readonly distinct: boolean;
   readonly separator?: string;
   readonly argType: ColumnType;
+}
+
+/** One window function of a Window node; `frame` is explicit (the default filled in). */
+export interface WindowFunc {
+  readonly name: WindowFuncName;
+  readonly args: readonly Expr[];
+  readonly frame: WindowFrame;
+  /** The first argument's type (aggregates accumulate by it). */
+  readonly argType: ColumnType;
+  readonly type: ColumnType;
+  /** For messages: the WINDOW clause name or `<unnamed window>`. */
+  readonly windowName: string;
 }
 
 export interface SortItem {

@@ -31,12 +31,24 @@ function nodeSummary(p: PlanNode): string {
       return `HashAgg(${nodeSummary(p.child)})`;
     case 'sort':
       return `Sort(${nodeSummary(p.child)})`;
+    case 'window':
+      return `Window(${nodeSummary(p.child)})`;
     case 'topN':
       return `TopN(${nodeSummary(p.child)})`;
     case 'limit':
       return `Limit(${nodeSummary(p.child)})`;
     case 'join':
       return `HashJoin(${nodeSummary(p.left)}, ${nodeSummary(p.right)})`;
+    case 'apply':
+      return `Apply(${[p.child, ...p.subqueries.map((s) => s.plan)].map(nodeSummary).join(', ')})`;
+    case 'union':
+      return `Union(${p.children.map(nodeSummary).join(', ')})`;
+    case 'derived':
+      return nodeSummary(p.child);
+    case 'cteRecursive':
+      return `CTE(${nodeSummary(p.anchor)}, ${nodeSummary(p.recursive)})`;
+    case 'cteRef':
+      return `CTETable(${p.name})`;
   }
 }
 

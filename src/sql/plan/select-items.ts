@@ -2,6 +2,7 @@
 import type { Expr, SelectItem } from '../parse/index.js';
 import { SqlError } from '../../errors/index.js';
 import type { RowSchema } from './row-schema.js';
+import { SUBQUERY_TABLE } from './builder-subquery.js';
 
 export interface OutputItem {
   readonly expr: Expr;
@@ -22,6 +23,7 @@ export function expandItems(items: readonly SelectItem[], schema: RowSchema, has
     let any = false;
     for (const c of schema.columns) {
       if (item.table !== undefined && c.table !== item.table) continue;
+      if (c.table === SUBQUERY_TABLE) continue; // hidden subquery results
       any = true;
       out.push({ expr: { kind: 'column', db: c.db, table: c.table, name: c.name }, label: c.name });
     }

@@ -16,6 +16,21 @@ export interface AccountHost {
   schema(): Promise<Schema>;
 }
 
+/** The AccountHost of a session: its requester, transaction, diagnostics and catalog. */
+export function accountHostFor(
+  who: Requester,
+  txn: { commit(): Promise<void> },
+  diagnostics: { add(level: DiagnosticLevel, code: number, message: string): void },
+  catalog: { latestSchema(): Promise<Schema> },
+): AccountHost {
+  return {
+    who,
+    commit: () => txn.commit(),
+    diagnostic: (level, code, message) => diagnostics.add(level, code, message),
+    schema: () => catalog.latestSchema(),
+  };
+}
+
 /** One account statement's view of its requester. */
 export interface AccountContext {
   readonly host: AccountHost;

@@ -19,6 +19,7 @@ import type { ExecResult } from './types.js';
 import { hashPassword } from './users.js';
 
 export type { AccountHost } from './account-context.js';
+export { accountHostFor } from './account-context.js';
 
 export async function runAccount(stmt: AccountStatement, host: AccountHost): Promise<ExecResult> {
   const who = host.who;

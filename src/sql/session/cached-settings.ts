@@ -4,6 +4,7 @@
  */
 import type { Value } from '../../types/index.js';
 import type { Diagnostics } from './diagnostics.js';
+import { displayVariable } from './system-variables.js';
 import type { SessionVariables } from './variable-store.js';
 
 export class CachedSettings {
@@ -36,4 +37,16 @@ export function computedVariable(name: string, diagnostics: Diagnostics, lastIns
     default:
       return undefined;
   }
+}
+
+/** SHOW VARIABLES rows: every variable of the scope with session-computed values filled in. */
+export function variableRowsOf(
+  variables: SessionVariables,
+  global: boolean,
+  computed: (name: string) => Value | undefined,
+): Array<readonly [string, string]> {
+  return variables.entries(global ? 'global' : 'session').map(({ def, value }) => {
+    const v = global ? value : computed(def.name) ?? value;
+    return [def.name, displayVariable(def, v)] as const;
+  });
 }

@@ -1,8 +1,10 @@
 /**
- * The character sets and collations the server admits to. Storage compares strings by their
- * UTF-8 bytes whatever the collation (see types/DEFAULT_COLLATION); these names only feed
- * session variables, SHOW COLLATION / SHOW CHARACTER SET and the handshake collation id.
+ * The character sets and collations the server admits to: session variables, SHOW COLLATION /
+ * SHOW CHARACTER SET and the handshake collation id. The collations themselves (ids, pad
+ * attributes, how they compare) live in the registry `types/collation.ts`.
  */
+import { COLLATIONS as REGISTRY } from '../../types/index.js';
+
 export interface CollationInfo {
   readonly name: string;
   readonly charset: string;
@@ -22,22 +24,7 @@ function coll(name: string, id: number, isDefault = false, padSpace = true): Col
   return { name, charset: name === 'binary' ? 'binary' : name.slice(0, name.indexOf('_')), id, isDefault, padSpace };
 }
 
-export const COLLATIONS: readonly CollationInfo[] = [
-  coll('ascii_general_ci', 11, true),
-  coll('ascii_bin', 65),
-  coll('binary', 63, true, false),
-  coll('latin1_swedish_ci', 8, true),
-  coll('latin1_bin', 47),
-  coll('utf8mb3_general_ci', 33, true),
-  coll('utf8mb3_bin', 83),
-  coll('utf8mb3_unicode_ci', 192),
-  coll('utf8mb4_general_ci', 45),
-  coll('utf8mb4_bin', 46),
-  coll('utf8mb4_unicode_ci', 224),
-  coll('utf8mb4_unicode_520_ci', 246),
-  coll('utf8mb4_0900_ai_ci', 255, true, false),
-  coll('utf8mb4_0900_bin', 309, false, false),
-];
+export const COLLATIONS: readonly CollationInfo[] = REGISTRY.map((c) => coll(c.name, c.id, c.isDefault, c.padAttribute === 'PAD SPACE'));
 
 export const CHARSETS: readonly CharsetInfo[] = [
   { name: 'ascii', description: 'US ASCII', defaultCollation: 'ascii_general_ci', maxLen: 1 },
@@ -67,9 +54,9 @@ export function defaultCollationOf(charset: string): string {
   return charsets.get(charset)?.defaultCollation ?? 'utf8mb4_0900_ai_ci';
 }
 
-/** Handshake collation id -> collation (unknown ids fall back to utf8mb4_general_ci). */
+/** Handshake collation id -> collation (unknown ids fall back to utf8mb4_0900_ai_ci). */
 export function collationForId(id: number): CollationInfo {
-  return byId.get(id) ?? coll('utf8mb4_general_ci', 45);
+  return byId.get(id) ?? coll('utf8mb4_0900_ai_ci', 255, true, false);
 }
 
 /** The charset a collation belongs to, e.g. utf8mb4_bin -> utf8mb4. */

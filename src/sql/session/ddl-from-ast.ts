@@ -3,12 +3,12 @@
  * to the column type and kept as the text MySQL shows (`'0'`, `''`, `'2.50'`); an invalid
  * default is 1067 whatever the sql_mode.
  */
-import type { ColumnDefault, ColumnSpec, IndexSpec, TableSpec } from '../../catalog/index.js';
+import type { CheckInfo, ColumnDefault, ColumnSpec, ForeignKeySpec, IndexSpec, TableSpec } from '../../catalog/index.js';
 import { SqlError, isSqlError } from '../../errors/index.js';
-import { isBinaryType, isDecimal, type ColumnType, type DateTime, type Value } from '../../types/index.js';
+import { findCollation, isBinaryType, isDecimal, type ColumnType, type DateTime, type Value } from '../../types/index.js';
 import { utf8Decode } from '../../util/index.js';
 import { coerceToColumn, compileExpr, valueToString, type EvalContext, type Scope } from '../expr/index.js';
-import type { ColumnDef, CreateTableStmt, IndexDef } from '../parse/index.js';
+import { exprColumns, parseExpression, type CheckDef, type ColumnDef, type CreateTableStmt, type DefaultDef, type ForeignKeyDef, type IndexDef } from '../parse/index.js';
 
 const EMPTY_SCOPE: Scope = { resolve: () => undefined };
 const NO_DEFAULT_KINDS: ReadonlySet<string> = new Set(['text', 'blob', 'json']);
@@ -22,20 +22,36 @@ export function tableSpecFromAst(stmt: CreateTableStmt, ctx: EvalContext): Table
     name: stmt.table.name,
     columns,
     indexes: stmt.indexes.map(indexSpecFromAst),
-    foreignKeys: stmt.foreignKeys.map((fk) => ({
-      name: fk.name ?? '',
-      columns: [...fk.columns],
-      refDb: fk.refTable.db ?? '',
-      refTable: fk.refTable.name,
-      refColumns: [...fk.refColumns],
-      onDelete: fk.onDelete,
-      onUpdate: fk.onUpdate,
-    })),
+    foreignKeys: stmt.foreignKeys.map(foreignKeySpecFromAst),
+    checks: (stmt.checks ?? []).map(checkInfoFromAst),
     ...opts,
   };
 }
 
-function columnSpecFromAst(c: ColumnDef, inPrimaryKey: boolean, ctx: EvalContext): ColumnSpec {
+export function foreignKeySpecFromAst(fk: ForeignKeyDef): ForeignKeySpec {
+  return {
+    name: fk.name ?? '',
+    columns: [...fk.columns],
+    refDb: fk.refTable.db ?? '',
+    refTable: fk.refTable.name,
+    refColumns: [...fk.refColumns],
+    onDelete: fk.onDelete,
+    onUpdate: fk.onUpdate,
+    ...(fk.indexName !== undefined ? { indexName: fk.indexName } : {}),
+  };
+}
+
+/** A CHECK clause: its text, re-parsed to find the columns it reads. */
+export function checkInfoFromAst(check: CheckDef): CheckInfo {
+  return { name: check.name ?? '', expr: check.expr, enforced: check.enforced, columns: exprColumns(parseExpression(check.expr)) };
+}
+
+/** ALTER COLUMN c SET DEFAULT x for a column of `type`. */
+export function defaultFromAst(column: Pick<ColumnDef, 'name' | 'type' | 'notNull'>, def: DefaultDef, ctx: EvalContext): ColumnDefault {
+  return columnDefault({ ...column, default: def, autoIncrement: false, primaryKey: false, unique: false, onUpdateNow: false, comment: '' }, ctx);
+}
+
+export function columnSpecFromAst(c: ColumnDef, inPrimaryKey: boolean, ctx: EvalContext): ColumnSpec {
   return {
     name: c.name,
     type: c.type,
@@ -110,7 +126,7 @@ function strictContext(ctx: EvalContext): EvalContext {
   };
 }
 
-interface TableOptions {
+export interface TableOptions {
   comment: string;
   charset?: string;
   collation?: string;
@@ -118,17 +134,24 @@ interface TableOptions {
 }
 
 /** ENGINE is accepted and ignored (everything is InnoDB-like); the rest maps to the spec. */
-function tableOptions(options: Readonly<Record<string, string>>): TableOptions {
+export function tableOptions(options: Readonly<Record<string, string>>): TableOptions {
   const out: TableOptions = { comment: '' };
   for (const [key, raw] of Object.entries(options)) {
     const value = unquote(raw);
     const k = key.toUpperCase().replace(/^DEFAULT\s+/, '').replace(/\s+/g, ' ');
     if (k === 'CHARSET' || k === 'CHARACTER SET') out.charset = value.toLowerCase() === 'utf8' ? 'utf8mb3' : value.toLowerCase();
-    else if (k === 'COLLATE') out.collation = value.toLowerCase();
+    else if (k === 'COLLATE') out.collation = knownCollation(value);
     else if (k === 'COMMENT') out.comment = value;
     else if (k === 'AUTO_INCREMENT' && /^\d+$/.test(value)) out.autoIncrementStart = BigInt(value);
   }
   return out;
+}
+
+/** The canonical name of a collation (`utf8_general_ci` -> `utf8mb3_general_ci`); 1273 when unknown. */
+export function knownCollation(name: string): string {
+  const c = findCollation(name);
+  if (c === undefined) throw SqlError.of('ER_UNKNOWN_COLLATION', name);
+  return c.name;
 }
 
 function unquote(s: string): string {

@@ -11,6 +11,9 @@ export interface Diagnostic {
   readonly message: string;
 }
 
+/** Conditions MySQL always reports as notes (IF [NOT] EXISTS on existing/missing objects), whoever adds them. */
+const NOTE_CODES: ReadonlySet<number> = new Set([1007, 1008, 1050, 1051]);
+
 export class Diagnostics {
   private items: Diagnostic[] = [];
   private total = 0;
@@ -26,7 +29,8 @@ export class Diagnostics {
 
   add(level: DiagnosticLevel, code: number, message: string): void {
     this.total++;
-    if (this.items.length < this.limit()) this.items.push({ level, code, message });
+    const lvl = level === 'Warning' && NOTE_CODES.has(code) ? 'Note' : level;
+    if (this.items.length < this.limit()) this.items.push({ level: lvl, code, message });
   }
 
   /** Position to return to when a statement is re-run from scratch. */

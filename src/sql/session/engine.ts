@@ -15,9 +15,11 @@ import { SessionImpl } from './session.js';
 import { INFORMATION_SCHEMA } from './show-schema.js';
 import type { KillTarget } from './kill.js';
 import type { ProcessInfo } from './show-server.js';
+import { declareVariableKinds } from './system-variable-kinds.js';
 import { buildVariableDefs } from './system-variables.js';
 import type { Engine, ServerStats, Session, SessionOptions, UserAuth } from './types.js';
 import { UserRegistry } from './users.js';
+import { releaseSessionLocks } from './async-calls.js';
 import { authorizeDatabase } from './privileges.js';
 import { GlobalVariables } from './variable-store.js';
 import { serverVersion } from './version.js';
@@ -76,6 +78,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
       tls: opts.tls === true,
       requireSecureTransport: opts.requireSecureTransport === true,
     });
+    declareVariableKinds(defs);
     this.globals = new GlobalVariables(defs);
     if (opts.longQueryTime !== undefined) this.globals.values.set('long_query_time', opts.longQueryTime);
   }
@@ -150,6 +153,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
 
   unregister(connectionId: number): void {
     this.sessions.delete(connectionId);
+    void releaseSessionLocks(this.txns, connectionId);
     this.observer.connections(this.sessions.size);
   }
 

@@ -8,6 +8,7 @@ import type { DateTime, RowSink, Value } from '../../types/index.js';
 import type { EvalContext } from '../expr/index.js';
 import type { Cancellation, ExecContext } from '../exec/index.js';
 import type { VarScope } from '../parse/index.js';
+import { awaitedFor } from './async-calls.js';
 import { wallClock } from './clock.js';
 
 /** What a statement context needs from its session. */
@@ -44,6 +45,9 @@ export class StatementEvalContext implements EvalContext {
   lastInsertId(): bigint {
     return this.host.lastInsertId();
   }
+  setLastInsertId(id: bigint): void {
+    this.host.setLastInsertId(id);
+  }
   rowCount(): bigint {
     return this.host.rowCount();
   }
@@ -66,13 +70,17 @@ export class StatementEvalContext implements EvalContext {
   warn(code: number, message: string): void {
     this.host.warn(code, message);
   }
+  awaited(key: string): Value | undefined {
+    return awaitedFor(this.host, key);
+  }
 }
 
 /** What a data statement reads from the statement it belongs to (statement-control.ts). */
 export interface StatementEnv {
   readonly cancel: Cancellation;
   readonly rowSink?: RowSink | undefined;
-  virtualRows(table: string): Promise<Value[][]>;
+  /** Rows of information_schema `table` (canonical name) as of the statement's schema and transaction. */
+  virtualRows(table: string, schema: Schema, txn: Txn): Promise<Value[][]>;
 }
 
 export class StatementExecContext extends StatementEvalContext implements ExecContext {
@@ -92,16 +100,13 @@ export class StatementExecContext extends StatementEvalContext implements ExecCo
   }
 
   virtualRows(table: string): Promise<Value[][]> {
-    return this.env.virtualRows(table);
+    return this.env.virtualRows(table, this.schema, this.txn);
   }
 
   get rowSink(): RowSink | undefined {
     return this.env.rowSink;
   }
 
-  setLastInsertId(id: bigint): void {
-    this.host.setLastInsertId(id);
-  }
   setFoundRows(n: bigint): void {
     this.host.setFoundRows(n);
   }

@@ -73,6 +73,26 @@ export function requirementsOf(stmt: Statement, currentDb: string | null): Requi
     case 'truncate':
       onTable('DROP', stmt.table);
       break;
+    case 'alterTable':
+      onTable('ALTER', stmt.table);
+      for (const op of stmt.ops) if (op.op === 'renameTable') onTable('CREATE', op.to);
+      break;
+    case 'renameTable':
+      for (const p of stmt.pairs) {
+        onTable('ALTER', p.from);
+        onTable('DROP', p.from);
+        onTable('CREATE', p.to);
+        onTable('INSERT', p.to);
+      }
+      break;
+    case 'createView':
+      onTable('CREATE VIEW', stmt.view);
+      if (stmt.orReplace) onTable('DROP', stmt.view);
+      reads(stmt.select);
+      break;
+    case 'dropView':
+      for (const t of stmt.views) onTable('DROP', t);
+      break;
     case 'createDatabase':
       if (!isInformationSchema(stmt.name)) out.push({ kind: 'db', priv: 'CREATE', db: stmt.name });
       break;

@@ -8,15 +8,17 @@ import { isSqlError, SqlError } from '../../errors/index.js';
 import type { RowSink, Value } from '../../types/index.js';
 import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
-import { runAccount, type AccountHost } from './account-statements.js';
+import { accountHostFor, runAccount, type AccountHost } from './account-statements.js';
+import { aroundStatement, currentAccount } from './statement-hooks.js';
 import { runAdmin } from './admin-statements.js';
-import { CachedSettings, computedVariable } from './cached-settings.js';
+import { CachedSettings, computedVariable, variableRowsOf } from './cached-settings.js';
 import { collationForId } from './charset.js';
 import { CompiledCache } from './compiled-cache.js';
 import { isDdl, okResult, runDdl } from './ddl.js';
 import { Diagnostics } from './diagnostics.js';
 import type { EngineCore } from './engine-core.js';
 import { StatementEvalContext, StatementExecContext, type ContextHost } from './exec-context.js';
+import { requesterVisibility, tableStatsReader } from './info-schema-source.js';
 import { PreparedStatementImpl, type PreparedHost } from './prepared.js';
 import { authorize, authorizeDatabase, authorizeTable, visibleShowResult, type Requester } from './privileges.js';
 import { rejectInfoSchemaWrite } from './info-schema-rows.js';
@@ -28,7 +30,7 @@ import { runShow, type ShowHost } from './show.js';
 import { StatementControl } from './statement-control.js';
 import { noteSlow, recordFailure, type StatementEvent } from './statement-log.js';
 import type { ProcessInfo } from './show-server.js';
-import { canonicalVariableName, displayVariable } from './system-variables.js';
+import { canonicalVariableName } from './system-variables.js';
 import { TransactionControl } from './transaction-control.js';
 import type { ExecResult, PreparedStatement, ResultColumn, Session, SessionOptions } from './types.js';
 import { SessionVariables } from './variable-store.js';
@@ -191,7 +193,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     try {
       await authorize(this.requester(), stmt);
       rejectInfoSchemaWrite(stmt, this.db, this.user, this.host);
-      const result = await this.dispatch(stmt, params, planner);
+      const result = await aroundStatement({ host: this, txns: this.engine.txns, cancel: this.control.cancel, account: () => currentAccount(this.engine.users, this.user, this.host) }, stmt, params, planner, (p) => this.dispatch(stmt, params, p));
       done = result;
       this.lastRowCount = result.kind === 'ok' ? result.affectedRows : -1n;
       const warnings = this.diagnostics.warningCount() - before;
@@ -303,6 +305,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
         this.db = null;
       },
       indexProgress: this.control.backfillProgress(),
+      runPlanned: (planner) => this.runData(planner, []),
     };
   }
 
@@ -312,12 +315,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   }
 
   private accountHost(): AccountHost {
-    return {
-      who: this.requester(),
-      commit: () => this.txc.commit(),
-      diagnostic: (level, code, message) => this.diagnostics.add(level, code, message),
-      schema: () => this.engine.catalog.latestSchema(),
-    };
+    return accountHostFor(this.requester(), this.txc, this.diagnostics, this.engine.catalog);
   }
 
   private showHost(params: readonly Value[]): ShowHost {
@@ -330,6 +328,8 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
       diagnostics: this.diagnostics,
       processList: () => this.control.visibleProcesses(),
       user: this.user,
+      withStats: (body) => this.txc.run((txn) => body(tableStatsReader(txn))),
+      visibility: () => requesterVisibility(this.requester()),
     };
   }
 
@@ -338,10 +338,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   }
 
   variableRows(global: boolean): Array<readonly [string, string]> {
-    return this.variables.entries(global ? 'global' : 'session').map(({ def, value }) => {
-      const v = global ? value : this.computedVariable(def.name) ?? value;
-      return [def.name, displayVariable(def, v)] as const;
-    });
+    return variableRowsOf(this.variables, global, (name) => this.computedVariable(name));
   }
 
   variableChanged(name: string): void {

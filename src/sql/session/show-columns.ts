@@ -1,9 +1,10 @@
 /** SHOW [FULL] COLUMNS / DESCRIBE, SHOW INDEX and COM_FIELD_LIST. */
 import type { ColumnInfo, Schema, TableInfo } from '../../catalog/index.js';
 import { formatColumnType, isStringType, type Value } from '../../types/index.js';
-import { columnDefaultText, columnExtra, columnKey, orderedIndexes } from './column-text.js';
+import { columnDefaultText, columnExtra, columnKey } from './column-text.js';
 import { intColumn, textColumn } from './result-columns.js';
-import { isInformationSchema, noSuchTable, virtualTable } from '../plan/index.js';
+import { isInformationSchema, isVirtualTable, noSuchTable, virtualTable } from '../plan/index.js';
+import { indexRows, type StatsOf } from './info-schema-tables.js';
 import type { ResultColumn } from './types.js';
 
 type Row = Value[];
@@ -48,19 +49,10 @@ const INDEX_COLUMNS: readonly ResultColumn[] = [
   textColumn('Expression'),
 ];
 
-export function showIndex(table: TableInfo): { columns: readonly ResultColumn[]; rows: Row[] } {
-  const rows: Row[] = [];
-  for (const idx of orderedIndexes(table)) {
-    idx.columns.forEach((ic, i) => {
-      const col = table.columns[ic.offset];
-      const nullable = col !== undefined && !col.notNull;
-      rows.push([
-        table.name, idx.unique ? 0n : 1n, idx.name, BigInt(i + 1), ic.name, 'A', 0n,
-        ic.length === undefined ? null : BigInt(ic.length), null, nullable ? 'YES' : '', 'BTREE', '', '', 'YES', null,
-      ]);
-    });
-  }
-  return { columns: INDEX_COLUMNS, rows };
+/** SHOW INDEX: information_schema.STATISTICS' values of the table; Cardinality is the row estimate. */
+export async function showIndex(table: TableInfo, stats: StatsOf): Promise<{ columns: readonly ResultColumn[]; rows: Row[] }> {
+  const rows = isVirtualTable(table) ? [] : await indexRows(table, stats);
+  return { columns: INDEX_COLUMNS, rows: rows.map((r) => [r[2] ?? null, ...r.slice(3, 4), ...r.slice(5)]) };
 }
 
 /** COM_FIELD_LIST: full column metadata plus the default as text. */

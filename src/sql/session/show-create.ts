@@ -9,7 +9,7 @@
  *     KEY `k_1` (`k`)
  *   ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin
  */
-import type { ColumnInfo, DatabaseInfo, ForeignKeyInfo, IndexInfo, TableInfo } from '../../catalog/index.js';
+import type { CheckInfo, ColumnInfo, DatabaseInfo, ForeignKeyInfo, IndexInfo, TableInfo } from '../../catalog/index.js';
 import { formatColumnType, isStringType } from '../../types/index.js';
 import { charsetOfCollation } from './charset.js';
 import { nowText, orderedIndexes } from './column-text.js';
@@ -22,13 +22,16 @@ export function quoteString(s: string): string {
   return "'" + s.replace(/\\/g, '\\\\').replace(/'/g, "''") + "'";
 }
 
-export function createTableText(table: TableInfo): string {
+/** `autoIncrement`: the next AUTO_INCREMENT value, printed as MySQL does when above 1. */
+export function createTableText(table: TableInfo, autoIncrement?: bigint | null): string {
   const lines = [
     ...table.columns.map((c) => '  ' + columnText(c, table)),
     ...orderedIndexes(table).map((i) => '  ' + indexText(i)),
     ...table.foreignKeys.map((fk) => '  ' + foreignKeyText(fk, table)),
+    ...(table.checks ?? []).map((c) => '  ' + checkText(c)),
   ];
-  let options = `ENGINE=InnoDB DEFAULT CHARSET=${table.charset} COLLATE=${table.collation}`;
+  const auto = autoIncrement !== undefined && autoIncrement !== null && autoIncrement > 1n ? ` AUTO_INCREMENT=${autoIncrement}` : '';
+  let options = `ENGINE=InnoDB${auto} DEFAULT CHARSET=${table.charset} COLLATE=${table.collation}`;
   if (table.comment !== '') options += ` COMMENT=${quoteString(table.comment)}`;
   return `CREATE TABLE ${quoteIdent(table.name)} (\n${lines.join(',\n')}\n) ${options}`;
 }
@@ -62,8 +65,9 @@ function defaultClause(col: ColumnInfo): string {
   }
 }
 
+/** TEXT / BLOB columns print no DEFAULT NULL (JSON does, as in MySQL 8). */
 function isLob(col: ColumnInfo): boolean {
-  return col.type.kind === 'text' || col.type.kind === 'blob' || col.type.kind === 'json';
+  return col.type.kind === 'text' || col.type.kind === 'blob';
 }
 
 function indexText(idx: IndexInfo): string {
@@ -79,6 +83,10 @@ function foreignKeyText(fk: ForeignKeyInfo, table: TableInfo): string {
   if (isAction(fk.onDelete)) s += ` ON DELETE ${fk.onDelete.toUpperCase()}`;
   if (isAction(fk.onUpdate)) s += ` ON UPDATE ${fk.onUpdate.toUpperCase()}`;
   return s;
+}
+
+function checkText(c: CheckInfo): string {
+  return `CONSTRAINT ${quoteIdent(c.name)} CHECK (${c.expr})${c.enforced ? '' : ' /*!80016 NOT ENFORCED */'}`;
 }
 
 /** RESTRICT / NO ACTION are the default and MySQL omits them. */

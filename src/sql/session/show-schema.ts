@@ -6,7 +6,8 @@
 import type { Schema } from '../../catalog/index.js';
 import { SqlError } from '../../errors/index.js';
 import type { Value } from '../../types/index.js';
-import { virtualTableNames } from '../plan/index.js';
+import { virtualTable, virtualTableNames } from '../plan/index.js';
+import { tableRow, type StatsOf } from './info-schema-tables.js';
 import { intColumn, textColumn } from './result-columns.js';
 import type { ShowRows } from './show-server.js';
 
@@ -29,7 +30,8 @@ export function showTables(schema: Schema, db: string, full: boolean, like: stri
   const header = `Tables_in_${db}` + (like === undefined ? '' : ` (${like})`);
   const names = db === INFORMATION_SCHEMA ? virtualTableNames() : schema.tables(db).map((t) => t.name).sort(byName);
   const columns = full ? [textColumn(header), textColumn('Table_type')] : [textColumn(header)];
-  return { columns, rows: names.map((n): Value[] => (full ? [n, 'BASE TABLE'] : [n])) };
+  const type = (n: string): string => (schema.table(db, n)?.view !== undefined ? 'VIEW' : 'BASE TABLE');
+  return { columns, rows: names.map((n): Value[] => (full ? [n, type(n)] : [n])) };
 }
 
 const STATUS_COLUMNS = [
@@ -41,12 +43,16 @@ const STATUS_COLUMNS = [
   textColumn('Comment', 2048),
 ];
 
-/** Sizes and row counts are not tracked: they read 0 (MySQL's are estimates too). */
-export function showTableStatus(schema: Schema, db: string): ShowRows {
-  const tables = db === INFORMATION_SCHEMA ? [] : [...schema.tables(db)].sort((a, b) => byName(a.name, b.name));
-  const rows = tables.map((t): Value[] => [
-    t.name, 'InnoDB', 10n, 'Dynamic', 0n, 0n, 16384n, 0n, 0n, 0n, null, null, null, null, t.collation, null, '', t.comment,
-  ]);
+/** The information_schema.TABLES values of each table (estimates, as in MySQL), without TABLE_TYPE. */
+export async function showTableStatus(schema: Schema, db: string, stats: StatsOf): Promise<ShowRows> {
+  const tables = db === INFORMATION_SCHEMA
+    ? virtualTableNames().map((n) => virtualTable(n)).filter((t) => t !== undefined)
+    : [...schema.tables(db)].sort((a, b) => byName(a.name, b.name));
+  const rows: Value[][] = [];
+  for (const t of tables) {
+    const r = await tableRow(t, stats);
+    rows.push([r[2] ?? null, ...r.slice(4)]);
+  }
   return { columns: STATUS_COLUMNS, rows };
 }
 

@@ -52,9 +52,15 @@ export function showCollation(): ShowRows {
       textColumn('Compiled', 3), intColumn('Sortlen', true), textColumn('Pad_attribute', 9),
     ],
     rows: COLLATIONS.map((c) => [
-      c.name, c.charset, BigInt(c.id), c.isDefault ? 'Yes' : '', 'Yes', 1n, c.padSpace ? 'PAD SPACE' : 'NO PAD',
+      c.name, c.charset, BigInt(c.id), c.isDefault ? 'Yes' : '', 'Yes', collationSortLen(c.name), c.padSpace ? 'PAD SPACE' : 'NO PAD',
     ]),
   };
+}
+
+/** SORTLEN as MySQL reports it: 0 for the UCA 9.0.0 collations, 8 for the older UCA ones, else 1. */
+export function collationSortLen(name: string): bigint {
+  if (name.includes('_0900_')) return 0n;
+  return name.includes('_unicode_') ? 8n : 1n;
 }
 
 export function showCharset(): ShowRows {

@@ -8,13 +8,15 @@
  * which wins) applies to SELECT statements only, as in MySQL; KILL QUERY interrupts any
  * statement that reaches a check (executor batches, index backfill batches).
  */
-import type { BackfillProgress } from '../../catalog/index.js';
+import type { BackfillProgress, Schema } from '../../catalog/index.js';
+import type { Txn } from '../../txn/index.js';
 import { Cancellation, type InterruptReason } from '../exec/index.js';
 import { normalizeStatement, statementHints, type Statement } from '../parse/index.js';
 import type { RowSink, Value } from '../../types/index.js';
 import { backfillReporter } from './backfill-progress.js';
 import type { EngineCore } from './engine-core.js';
 import { infoSchemaRows } from './info-schema-rows.js';
+import { infoSchemaSource } from './info-schema-source.js';
 import type { KillTarget } from './kill.js';
 import type { ProcessInfo } from './show-server.js';
 import type { SessionVariables } from './variable-store.js';
@@ -152,8 +154,10 @@ export class StatementControl implements KillTarget {
     return typeof v === 'bigint' && v > 1n ? Number(v) : 1;
   }
 
-  virtualRows(table: string): Promise<Value[][]> {
-    return infoSchemaRows(table, { processList: () => this.visibleProcesses() });
+  virtualRows(table: string, schema: Schema, txn: Txn): Promise<Value[][]> {
+    const { engine, variables, owner } = this;
+    const parts = { engine, variables, user: owner.user, host: owner.host, processList: () => this.visibleProcesses() };
+    return infoSchemaRows(table, infoSchemaSource(parts, schema, txn));
   }
 
   /** CREATE INDEX progress: State text, throttled log lines, and KILL QUERY between batches. */

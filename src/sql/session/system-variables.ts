@@ -6,6 +6,7 @@
  * declared here as 'session'/'readOnly' and answered by the session itself.
  */
 import type { Value } from '../../types/index.js';
+import { EXTRA_VARIABLES } from './system-variables-extra.js';
 
 export type VarKind =
   | 'int'
@@ -81,9 +82,9 @@ export function buildVariableDefs(info: ServerInfo): ReadonlyMap<string, VarDef>
     def('character_set_results', 'charset', 'both', 'utf8mb4', { nullable: true }),
     def('character_set_server', 'charset', 'both', 'utf8mb4'),
     def('character_set_system', 'string', 'global', 'utf8mb3', RO),
-    def('collation_connection', 'collation', 'both', 'utf8mb4_general_ci'),
-    def('collation_database', 'collation', 'both', 'utf8mb4_bin'),
-    def('collation_server', 'collation', 'both', 'utf8mb4_bin'),
+    def('collation_connection', 'collation', 'both', 'utf8mb4_0900_ai_ci'),
+    def('collation_database', 'collation', 'both', 'utf8mb4_0900_ai_ci'),
+    def('collation_server', 'collation', 'both', 'utf8mb4_0900_ai_ci'),
     def('completion_type', 'enum', 'both', 'NO_CHAIN', { values: ['NO_CHAIN', 'CHAIN', 'RELEASE'] }),
     def('connect_timeout', 'int', 'global', 10n),
     def('cte_max_recursion_depth', 'int', 'both', 1000n),
@@ -166,6 +167,7 @@ export function buildVariableDefs(info: ServerInfo): ReadonlyMap<string, VarDef>
     def('wait_timeout', 'int', 'both', 28800n),
     def('warning_count', 'int', 'session', 0n, RO),
   ];
+  for (const [name, kind, scope, initial, flags] of EXTRA_VARIABLES) defs.push(def(name, kind, scope, initial, flags));
   return new Map(defs.map((d) => [d.name, d]));
 }
 

@@ -44,7 +44,7 @@ for (const backend of backends()) {
 
     /** A fresh consistent table `name` (int handle) that ADMIN CHECK TABLE accepts. */
     async function intTable(name: string): Promise<TableInfo> {
-      await s.query(`CREATE TABLE ${name} (id INT PRIMARY KEY, a INT, b VARCHAR(10), u INT, KEY k_a (a), KEY k_ab (a, b), UNIQUE KEY u_u (u))`);
+      await s.query(`CREATE TABLE ${name} (id INT PRIMARY KEY, a INT, b VARCHAR(10) COLLATE utf8mb4_bin, u INT, KEY k_a (a), KEY k_ab (a, b), UNIQUE KEY u_u (u))`);
       await s.query(`INSERT INTO ${name} VALUES ${ROWS}`);
       await s.query(`ADMIN CHECK TABLE ${name}`);
       return tableInfo(name);
@@ -129,7 +129,7 @@ for (const backend of backends()) {
     });
 
     it('names common handles by their primary key values', async () => {
-      await s.query('CREATE TABLE t_common (name VARCHAR(10), part INT, v INT, PRIMARY KEY (name, part), KEY k_v (v))');
+      await s.query('CREATE TABLE t_common (name VARCHAR(10) COLLATE utf8mb4_bin, part INT, v INT, PRIMARY KEY (name, part), KEY k_v (v))');
       await s.query("INSERT INTO t_common VALUES ('ann', 1, 5), ('bob', 2, 6)");
       await s.query('ADMIN CHECK TABLE t_common');
       const t = await tableInfo('t_common');

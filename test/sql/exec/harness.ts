@@ -7,6 +7,7 @@ import { tableSpecFromAst, indexSpecFromAst } from '../../../src/sql/session/ddl
 import type { ExecResult, OkResult, RowsResult } from '../../../src/sql/session/types.js';
 import { compileStatement, uncancellable, type ExecContext } from '../../../src/sql/exec/index.js';
 import { MemTxnStore } from './mem-txn.js';
+import { isSqlError } from '../../../src/errors/index.js';
 
 export class TestContext implements ExecContext {
   readonly warnings: Array<{ code: number; message: string }> = [];
@@ -145,3 +146,14 @@ export const SBTEST = `CREATE TABLE sbtest1(
   pad CHAR(60) DEFAULT '' NOT NULL,
   PRIMARY KEY (id)
 ) /*! ENGINE = innodb */`;
+
+/** `errno message` of the SqlError `p` rejects with, or 'no error'. */
+export async function errno(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    if (isSqlError(e)) return `${e.errno} ${e.message}`;
+    throw e;
+  }
+  return 'no error';
+}

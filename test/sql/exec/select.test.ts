@@ -1,18 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Harness } from './harness.js';
-import { isSqlError } from '../../../src/errors/index.js';
+import { errno, Harness } from './harness.js';
 
 let db: Harness;
-
-async function errno(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (isSqlError(e)) return `${e.errno} ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
 
 beforeAll(async () => {
   db = await Harness.create();

@@ -85,7 +85,7 @@ describe('store assignment: strict errors (exact errno and text)', () => {
     ["zero date (NO_ZERO_DATE)", '0000-00-00', T.date, "1292: Incorrect date value: '0000-00-00' for column 'c' at row 1"],
     ['timestamp before 1970', '1969-12-31 23:59:59', T.timestamp, "1292: Incorrect datetime value: '1969-12-31 23:59:59' for column 'c' at row 1"],
     ["'25:61:00' into time", '25:61:00', T.time(), "1292: Incorrect time value: '25:61:00' for column 'c' at row 1"],
-    ['bad json', '{a', T.json, "3140: Invalid JSON text: \"Invalid value.\" at position 0 in value for column 'c'."],
+    ['bad json', '{a', T.json, "3140: Invalid JSON text: \"Missing a name for object member.\" at position 1 in value for column 'c'."],
     ['year 2156', 2156n, T.year, "1264: Out of range value for column 'c' at row 1"],
   ])('%s', (_name, v, type, expected) => {
     expect(errorOf(() => coerceToColumn(v, { name: 'c', type }, 1, fakeContext({ strict: true })))).toBe(expected);

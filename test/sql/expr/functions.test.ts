@@ -110,6 +110,7 @@ describe('string functions', () => {
     ['SPACE', fn('SPACE', lit(3n)), '   '],
     ['STRCMP', fn('STRCMP', lit('text'), lit('text2')), -1n],
     ['STRCMP equal', fn('STRCMP', lit('a'), lit('a')), 0n],
+    ['STRCMP ignores case (utf8mb4_0900_ai_ci)', fn('STRCMP', lit('a'), lit('A')), 0n],
     ['FORMAT', fn('FORMAT', lit(12332.123456), lit(4n)), '12,332.1235'],
     ['FORMAT 0 decimals', fn('FORMAT', lit(dec('12332.5')), lit(0n)), '12,333'],
     ['FORMAT negative', fn('FORMAT', lit(-1234567n), lit(2n)), '-1,234,567.00'],

@@ -228,10 +228,10 @@ describe('SHOW, DESCRIBE, EXPLAIN, KILL, no-ops', () => {
     expect(p('KILL CONNECTION 3')).toMatchObject({ queryOnly: false });
     expect(p('KILL 3')).toMatchObject({ queryOnly: false });
     expect(p('KILL QUERY ?')).toMatchObject({ connectionId: { kind: 'param', index: 0 } });
-    expect(p('LOCK TABLES t WRITE')).toEqual({ kind: 'noop', what: 'LOCK TABLES' });
+    expect(p('LOCK TABLES t WRITE')).toEqual({ kind: 'noop', what: 'LOCK TABLES', lockTables: [{ table: { name: 't' }, write: true }] });
     expect(p('UNLOCK TABLES')).toEqual({ kind: 'noop', what: 'UNLOCK TABLES' });
     expect(p('ANALYZE TABLE sbtest1')).toEqual({ kind: 'noop', what: 'ANALYZE TABLE' });
     expect(p('FLUSH PRIVILEGES')).toEqual({ kind: 'noop', what: 'FLUSH PRIVILEGES' });
-    expect(p('DO 1')).toEqual({ kind: 'noop', what: 'DO' });
+    expect(p('DO 1')).toEqual({ kind: 'noop', what: 'DO', exprs: [{ kind: 'literal', value: 1n }] });
   });
 });

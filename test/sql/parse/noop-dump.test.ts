@@ -25,7 +25,7 @@ describe('mysqldump no-ops', () => {
   });
 
   it('LOCK TABLES … WRITE and UNLOCK TABLES stay no-ops', () => {
-    expect(p('LOCK TABLES `t` WRITE')).toEqual({ kind: 'noop', what: 'LOCK TABLES' });
+    expect(p('LOCK TABLES `t` WRITE')).toEqual({ kind: 'noop', what: 'LOCK TABLES', lockTables: [{ table: { name: 't' }, write: true }] });
     expect(p('UNLOCK TABLES')).toEqual({ kind: 'noop', what: 'UNLOCK TABLES' });
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Harness } from '../exec/harness.js';
-import { buildSelect, rangeText, type PlanNode, type ReaderNode } from '../../../src/sql/plan/index.js';
+import { buildSelect, isReader, rangeText, type PlanNode, type ReaderNode } from '../../../src/sql/plan/index.js';
 import { parseStatement, type SelectStmt } from '../../../src/sql/parse/index.js';
 import type { Schema } from '../../../src/catalog/index.js';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
 function reader(sql: string): ReaderNode {
   let p: PlanNode = buildSelect(parseStatement(sql).stmt as SelectStmt, schema, 'test');
   while ('child' in p) p = p.child;
-  if (p.kind === 'join' || p.kind === 'dual' || p.kind === 'memTable') throw new Error('no reader');
+  if (!isReader(p)) throw new Error('no reader');
   return p;
 }
 

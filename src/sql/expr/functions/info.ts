@@ -9,22 +9,27 @@ const user: FunctionDef = nullableFn(0, 0, fixed(varcharType(288)), (_a, ctx) =>
 
 /**
  * LAST_INSERT_ID() returns the session's value; LAST_INSERT_ID(expr) returns expr as BIGINT
- * UNSIGNED but does NOT set the session value (the executor owns that state).
+ * UNSIGNED and makes it the value later LAST_INSERT_ID() calls return (MySQL: also in the same
+ * statement; a NULL expr leaves the value alone).
  */
 const lastInsertId: FunctionDef = nullableFn(
   0,
   1,
   fixed(bigintType(21, true)),
-  (args, ctx) => (args.length === 0 ? ctx.lastInsertId() : toBigInt(args[0] ?? null)),
+  (args, ctx) => {
+    if (args.length === 0) return ctx.lastInsertId();
+    const v = toBigInt(args[0] ?? null);
+    if (v !== null) ctx.setLastInsertId?.(BigInt.asUintN(64, v));
+    return v === null ? null : BigInt.asUintN(64, v);
+  },
   (args) => args.length === 0 || (args[0]?.notNull ?? false),
 );
 
 export const INFO_FUNCTIONS: FunctionTable = {
   DATABASE: database,
   SCHEMA: database,
-  VERSION: nullableFn(0, 0, fixed(varcharType(64)), (_a, ctx) => valueToString(ctx.getVariable('session', 'version')), always),
+  VERSION: nullableFn(0, 0, fixed(varcharType(64)), (_a, ctx) => valueToString(ctx.getVariable('default', 'version')), always),
   USER: user,
-  CURRENT_USER: user,
   SESSION_USER: user,
   SYSTEM_USER: user,
   CONNECTION_ID: nullableFn(0, 0, fixed(bigintType(21, true)), (_a, ctx) => BigInt(ctx.connectionId()), always),

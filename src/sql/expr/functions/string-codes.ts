@@ -35,12 +35,19 @@ const sha2: FunctionDef = strictFn(2, 2, fixed(varcharType(128)), (args) => {
   return algo === null ? null : createHash(algo).update(bytesOf(arg(args, 0))).digest('hex');
 });
 
+/** A hex/bit literal in numeric context: its bytes as a big-endian unsigned number. */
+function bytesToNumber(b: Uint8Array): bigint {
+  let n = 0n;
+  for (const x of b) n = (n << 8n) | BigInt(x);
+  return n;
+}
+
 /** CHAR(n, ...): each integer as its big-endian bytes (leading zero bytes dropped); NULLs skipped. */
 const charFn: FunctionDef = nullableFn(1, Infinity, (a) => varbinaryType(a.length * 4), (args) => {
   const out: number[] = [];
   for (const v of args) {
     if (v === null) continue;
-    let n = BigInt.asUintN(32, toBigInt(v) ?? 0n);
+    let n = BigInt.asUintN(32, v instanceof Uint8Array ? bytesToNumber(v) : toBigInt(v) ?? 0n);
     const bytes: number[] = [];
     while (n > 0n) {
       bytes.unshift(Number(n & 0xffn));

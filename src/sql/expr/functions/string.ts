@@ -1,7 +1,6 @@
 /** String functions working on characters (code points): CONCAT, SUBSTRING, TRIM, LPAD, LOCATE ... */
 import type { Value } from '../../../types/index.js';
 import { utf8Encode } from '../../../util/index.js';
-import { compareStrings } from '../compare.js';
 import { bigintType, displayLength, textType, varcharType } from '../result-types.js';
 import { toBigInt } from '../to-number.js';
 import type { TypeInfo } from '../types.js';
@@ -167,7 +166,6 @@ export const STRING_FUNCTIONS: FunctionTable = {
     const n = int(args, 0);
     return n <= 0 ? '' : n > MAX_RESULT_CHARS ? null : ' '.repeat(n);
   }),
-  STRCMP: strictFn(2, 2, () => bigintType(2), (args) => BigInt(Math.sign(compareStrings(str(args, 0), str(args, 1))))),
   ASCII: strictFn(1, 1, () => bigintType(3), (args) => {
     const v = arg(args, 0);
     const b = v instanceof Uint8Array ? v : utf8Encode(valueToString(v));

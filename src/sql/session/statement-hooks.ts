@@ -1,0 +1,31 @@
+/**
+ * What the session does around every statement beyond dispatching it: LOCK TABLES checks
+ * (table-locks.ts), waiting function calls run first (async-calls.ts), FOUND_ROWS() recorded
+ * after a SELECT (found-rows.ts).
+ */
+import type { Value } from '../../types/index.js';
+import { compileStatement } from '../exec/index.js';
+import type { Statement } from '../parse/index.js';
+import { ROOT } from './account-match.js';
+import { withAsyncCalls, type AsyncEnv } from './async-calls.js';
+import { noteFoundRows } from './found-rows.js';
+import type { Planner } from './session.js';
+import { checkTableLocks } from './table-locks.js';
+import type { ExecResult } from './types.js';
+import type { UserRegistry } from './users.js';
+
+export async function aroundStatement(env: AsyncEnv, stmt: Statement, params: readonly Value[], planner: Planner, run: (p: Planner) => Promise<ExecResult>): Promise<ExecResult> {
+  checkTableLocks(env.host, stmt);
+  const result = await withAsyncCalls(env, stmt, params, planner, run);
+  if (stmt.kind === 'select') {
+    const db = env.host.currentDatabase();
+    await noteFoundRows(stmt, result, (n) => env.host.setFoundRows(n), (q) => run((schema) => compileStatement(q, schema, db)));
+  }
+  return result;
+}
+
+/** The account `user` from `host` matched, as CURRENT_USER() prints it (root: the built-in root@%). */
+export async function currentAccount(users: UserRegistry, user: string, host: string): Promise<string> {
+  const a = user === ROOT.user ? ROOT : (await users.grantsFor(user, host)).account;
+  return a === undefined ? `${user}@${host}` : `${a.user}@${a.host}`;
+}
