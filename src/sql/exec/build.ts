@@ -16,6 +16,7 @@ import { distinctFactory } from './distinct.js';
 import { windowFactory } from './window.js';
 import { joinFactory } from './join.js';
 import { lateralJoinFactory } from './lateral-join.js';
+import { indexJoinFactory } from './index-join.js';
 import { memTableFactory } from './mem-table.js';
 import { applyFactory } from './apply.js';
 import { unionFactory } from './union.js';
@@ -75,6 +76,7 @@ function buildNode(plan: PlanNode): ExecFactory {
       return windowFactory(plan, buildExecutor(plan.child));
     case 'join':
       if (plan.lateral !== undefined) return lateralJoinFactory(plan, buildExecutor(plan.left), buildExecutor(plan.right));
+      if (plan.indexJoin !== undefined) return indexJoinFactory(plan, plan.indexJoin, buildExecutor(plan.left), buildExecutor(plan.right));
       return joinFactory(plan, buildExecutor(plan.left), buildExecutor(plan.right));
     case 'apply':
       return applyFactory(plan, buildExecutor(plan.child), buildExecutor);

@@ -93,7 +93,7 @@ class JoinExec implements Executor {
   }
 }
 
-function combine(l: Row, lw: number, r: Row | null, rw: number): Row {
+export function combine(l: Row, lw: number, r: Row | null, rw: number): Row {
   const row = new Array<Value>(lw + rw);
   for (let i = 0; i < lw; i++) row[i] = l[i] ?? null;
   for (let i = 0; i < rw; i++) row[lw + i] = r === null ? null : (r[i] ?? null);

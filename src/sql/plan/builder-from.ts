@@ -5,12 +5,14 @@
  * conjuncts that name only one table not on the NULL-extended side of a LEFT JOIN are pushed
  * down to its reader. A LATERAL derived table (and the inner side of a join whose ON subqueries
  * read the preserved side) is re-run per left row: a join carrying `lateral` parameter slots
- * (exec/lateral-join.ts).
+ * (exec/lateral-join.ts). An INNER / LEFT join whose inner side is a base table with a key pinned
+ * by ON equalities becomes an index join (builder-index-join.ts).
  */
 import type { TableInfo } from '../../catalog/index.js';
 import type { Expr, FromItem } from '../parse/index.js';
 import { SqlError } from '../../errors/index.js';
-import type { PlanNode } from './nodes.js';
+import type { IndexJoinSpec, PlanNode } from './nodes.js';
+import { planIndexJoin } from './builder-index-join.js';
 import { EMPTY_SCHEMA, positionRef, RowSchema, tableSchema } from './row-schema.js';
 import { buildTableSource, withSelection } from './builder-source.js';
 import { resolveFromItem, type QueryPlanner } from './builder-derived.js';
@@ -226,12 +228,21 @@ function buildTree(t: JoinTree, pushed: ReadonlyMap<string, Expr[]>, lock: boole
   const left = buildTree(t.left, pushed, lock);
   const right = buildTree(t.right, pushed, lock);
   const joinType = t.joinType === 'cross' && t.on.length > 0 ? 'inner' : t.joinType;
-  if (!t.swapped) return { kind: 'join', schema: t.schema, joinType, left, right, on: t.on, ...lateralField(t.lateral) };
+  const ij = t.lateral === undefined && joinType !== 'cross' ? indexJoinOf(t.swapped ? t.left : t.right, t.swapped ? right : left, t.on, pushed, lock) : {};
+  if (!t.swapped) return { kind: 'join', schema: t.schema, joinType, left, right, on: t.on, ...lateralField(t.lateral), ...ij };
   // RIGHT JOIN: the right side drives a LEFT join; a projection restores the written column order.
   const schema = right.schema.concat(left.schema);
-  const join: PlanNode = { kind: 'join', schema, joinType, left: right, right: left, on: t.on, ...lateralField(t.lateral) };
+  const join: PlanNode = { kind: 'join', schema, joinType, left: right, right: left, on: t.on, ...lateralField(t.lateral), ...ij };
   const rw = right.schema.width;
   const lw = left.schema.width;
   const exprs = [...Array.from({ length: lw }, (_, i) => positionRef(rw + i)), ...Array.from({ length: rw }, (_, i) => positionRef(i))];
   return { kind: 'projection', schema: t.schema, child: join, exprs };
+}
+
+/** An index join when the inner side is a base table whose key ON pins (builder-index-join.ts). */
+function indexJoinOf(inner: JoinTree, outer: PlanNode, on: readonly Expr[], pushed: ReadonlyMap<string, Expr[]>, lock: boolean): { indexJoin?: IndexJoinSpec } {
+  if (inner.kind !== 'leaf') return {};
+  const conds = pushed.get(inner.alias) ?? [];
+  const spec = planIndexJoin({ table: inner.table, alias: inner.alias, inner: inner.schema, outer: outer.schema, on, conds, lock });
+  return spec === null ? {} : { indexJoin: spec };
 }

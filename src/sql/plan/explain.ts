@@ -4,7 +4,7 @@
  */
 import type { IndexInfo, TableInfo } from '../../catalog/index.js';
 import type { Expr } from '../parse/index.js';
-import type { PlanNode, RangeSpec, ReaderNode } from './nodes.js';
+import type { IndexJoinSpec, PlanNode, RangeSpec, ReaderNode } from './nodes.js';
 import type { RowSchema } from './row-schema.js';
 import { constText } from './expr-utils.js';
 import { exprText } from './expr-text.js';
@@ -113,6 +113,7 @@ function lineOf(p: PlanNode): Line {
       const on = p.on.map((c) => s(c, p.schema)).join(', ');
       const info = `${p.joinType} join${on === '' ? '' : `, on:${on}`}`;
       // LATERAL: the right side re-runs per left row (TiDB's Apply, outer side first).
+      if (p.indexJoin !== undefined) return indexJoinLine(p, p.indexJoin, left, info);
       if (p.lateral !== undefined) return { name: 'Apply', est: left.est, task: 'root', access: '', info, children: [{ ...left, name: `${left.name}(Build)` }, { ...right, name: `${right.name}(Probe)` }] };
       return { name: 'HashJoin', est: Math.max(left.est, right.est), task: 'root', access: '', info, children: [{ ...right, name: `${right.name}(Build)` }, { ...left, name: `${left.name}(Probe)` }] };
     }
@@ -123,6 +124,30 @@ function lineOf(p: PlanNode): Line {
     case 'cteRef':
       return subqueryLine(p, lineOf);
   }
+}
+
+/** IndexJoin: the outer side drives (Build); the inner table is read by the outer keys (Probe). */
+function indexJoinLine(p: Extract<PlanNode, { kind: 'join' }>, ij: IndexJoinSpec, outer: Line, info: string): Line {
+  const table = `table:${ij.alias}`;
+  const lock = ij.lock ? ', lock' : '';
+  const inner = ij.columns.map((c) => `${ij.table.dbName}.${ij.alias}.${c.name}`);
+  const outerKeys = ij.outerKeys.map((e) => exprText(e, p.left.schema));
+  const range = `range: decided by [${inner.map((k, i) => `eq(${k}, ${outerKeys[i] ?? ''})`).join(' ')}], keep order:false`;
+  let probe: Line;
+  if (ij.index === null) {
+    const scan: Line = { name: 'TableRangeScan', est: 1, task: 'cop[tikv]', access: table, info: range + lock, children: [] };
+    probe = { name: 'TableReader', est: 1, task: 'root', access: '', info: '', ref: 'data:', children: [scan] };
+  } else {
+    const scan: Line = { name: 'IndexRangeScan(Build)', est: 1, task: 'cop[tikv]', access: `${table}, index:${indexText(ij.table, ij.index)}`, info: range, children: [] };
+    const rows: Line = { name: 'TableRowIDScan(Probe)', est: 1, task: 'cop[tikv]', access: table, info: `keep order:false${lock}`, children: [] };
+    probe = { name: 'IndexLookUp', est: 1, task: 'root', access: '', info: '', children: [scan, rows] };
+  }
+  if (ij.conds.length > 0) {
+    probe = { name: 'Selection', est: 0.8, task: 'root', access: '', info: ij.conds.map((c) => exprText(c, p.right.schema)).join(', '), children: [probe] };
+  }
+  const keys = `outer key:${outerKeys.join(', ')}, inner key:${inner.join(', ')}`;
+  const text = info.replace(/ join(, on:|$)/, ` join, ${keys}$1`);
+  return { name: 'IndexJoin', est: outer.est, task: 'root', access: '', info: text, children: [{ ...outer, name: `${outer.name}(Build)` }, { ...probe, name: `${probe.name}(Probe)` }] };
 }
 
 function childSchema(p: PlanNode): RowSchema {

@@ -1,5 +1,5 @@
 /** Planning: SELECT / UPDATE / DELETE row sources as immutable physical plan trees, and EXPLAIN. */
-export type { PlanNode, PlanKind, ReaderNode, RangeSpec, RangeBound, PointValue, KeyColumn, AggSpec, SortItem, AccessBase, WindowFunc, SubqueryPlan } from './nodes.js';
+export type { PlanNode, PlanKind, ReaderNode, RangeSpec, RangeBound, PointValue, KeyColumn, AggSpec, SortItem, AccessBase, WindowFunc, SubqueryPlan, IndexJoinSpec } from './nodes.js';
 export { isReader } from './nodes.js';
 export { RowSchema, tableSchema, positionRef, EMPTY_SCHEMA, AGG_TABLE, VALUES_TABLE, POS_TABLE, type SchemaColumn, type ColumnRef } from './row-schema.js';
 export { buildSelect } from './builder-select.js';

@@ -78,6 +78,8 @@ export type PlanNode =
       readonly on: readonly Expr[];
       /** LATERAL right side: re-run per left row with these left-side values bound to parameter slots. */
       readonly lateral?: ReadonlyArray<{ readonly expr: Expr; readonly param: number }>;
+      /** Index join: the right (base table) side is read by key per batch of left rows (`right` is the fallback). */
+      readonly indexJoin?: IndexJoinSpec;
     }
   /** Runs subqueries per input row (or once when uncorrelated) and appends one hidden column each (builder-subquery.ts). */
   | { readonly kind: 'apply'; readonly schema: RowSchema; readonly child: PlanNode; readonly subqueries: readonly SubqueryPlan[] }
@@ -89,6 +91,18 @@ export type PlanNode =
   | { readonly kind: 'cteRecursive'; readonly schema: RowSchema; readonly id: number; readonly name: string; readonly anchor: PlanNode; readonly recursive: PlanNode; readonly distinct: boolean }
   /** The rows of the previous iteration of recursive CTE `id`. */
   | { readonly kind: 'cteRef'; readonly schema: RowSchema; readonly id: number; readonly name: string };
+
+/**
+ * The inner side of an index join: `table` read by `columns` (the handle when `index` is null,
+ * else the index's leading columns) equal to `outerKeys` (over the left schema), then filtered by
+ * the table's own `conds` (over its schema); the join's ON is still checked on every pair.
+ */
+export interface IndexJoinSpec extends AccessBase {
+  readonly index: IndexInfo | null;
+  readonly columns: readonly KeyColumn[];
+  readonly outerKeys: readonly Expr[];
+  readonly conds: readonly Expr[];
+}
 
 /**
  * One subquery of an Apply. `outer` are the enclosing query's values the subquery reads, bound

@@ -38,6 +38,7 @@ function nodeSummary(p: PlanNode): string {
     case 'limit':
       return `Limit(${nodeSummary(p.child)})`;
     case 'join':
+      if (p.indexJoin !== undefined) return `IndexJoin(${nodeSummary(p.left)}, ${p.indexJoin.index === null ? p.indexJoin.table.name : `${p.indexJoin.table.name}.${p.indexJoin.index.name}`})`;
       return `HashJoin(${nodeSummary(p.left)}, ${nodeSummary(p.right)})`;
     case 'apply':
       return `Apply(${[p.child, ...p.subqueries.map((s) => s.plan)].map(nodeSummary).join(', ')})`;
