@@ -1,7 +1,7 @@
 import type { SecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import { SCHEMA_VERSION_KEY } from '../catalog/index.js';
-import { openStore } from '../kv/index.js';
+import { openStore, type OpenStoreOptions } from '../kv/index.js';
 import { createTxnStore } from '../txn/index.js';
 import { createEngine } from '../sql/session/index.js';
 import { loadTlsContext, startServer, type RunningServer } from '../server/index.js';
@@ -26,6 +26,8 @@ export interface ServeOptions {
   readonly status?: StatusListen;
   /** A `--workers` worker: metrics and health go to the primary's status server. */
   readonly reportToPrimary?: boolean;
+  /** A `--workers` worker on the embedded store: commits go to the primary (commit-link.ts). */
+  readonly commitVia?: OpenStoreOptions['commitVia'];
   /** Initial @@global.long_query_time in ms (`--slow-query-ms`); default MySQL's 10 s. */
   readonly slowQueryMs?: number;
   /** How long stop() lets running statements finish before cutting connections (ms). */
@@ -51,6 +53,7 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
   const tls = loadServeTls(opts);
   const rawKv = await openStore(opts.store, {
     hotKey: SCHEMA_VERSION_KEY,
+    ...(opts.commitVia !== undefined ? { commitVia: opts.commitVia } : {}),
     onBackgroundError: (what, err) =>
       opts.logger.warn({ event: 'kv_background_error', what, err: err instanceof Error ? err.message : String(err) }, 'KV background work failed'),
   });

@@ -2,11 +2,13 @@
  * `shale serve --workers N`: N SQL processes sharing one listening port (node:cluster hands each
  * new connection to a worker) and one embedded store (LMDB is safe for several processes; each
  * process reads the schema version at every transaction start and reserves its own AUTO_INCREMENT
- * blocks). The primary process only supervises: it restarts a worker that dies and forwards
- * SIGTERM/SIGINT so every worker shuts down gracefully. The status HTTP server (/health,
+ * blocks). The primary process supervises: it restarts a worker that dies and forwards
+ * SIGTERM/SIGINT so every worker shuts down gracefully. On the embedded store it is also the one
+ * process that writes: workers send their commits to it (commit-writer.ts). The status HTTP server (/health,
  * /metrics) runs in the primary, answered by the workers over IPC (worker-status.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { commitViaPrimary, startCommitWriter } from './commit-writer.js';
 import { startStatus } from './node-ops.js';
 import { serveUntilSignal, type ServeOptions } from './serve.js';
 import { WorkerStatus } from './worker-status.js';
@@ -19,7 +21,14 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
   if (cluster.isWorker) {
     const index = Number(process.env['SHALE_WORKER_INDEX'] ?? '0');
     const reportToPrimary = opts.status !== undefined;
-    await serveUntilSignal({ ...opts, firstConnectionId: index * WORKER_ID_STRIDE + 1, status: undefined, reportToPrimary });
+    const commitVia = commitViaPrimary(opts.store);
+    await serveUntilSignal({
+      ...opts,
+      firstConnectionId: index * WORKER_ID_STRIDE + 1,
+      status: undefined,
+      reportToPrimary,
+      ...(commitVia !== undefined ? { commitVia } : {}),
+    });
     // The IPC channel to the primary would keep this process alive; everything is closed now.
     process.exit(0);
   }
@@ -30,6 +39,9 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const logger = opts.logger;
   const status = opts.status === undefined ? undefined : { listen: opts.status, workers: new WorkerStatus(count) };
   const statusServer = status === undefined ? undefined : await startStatus(status.listen, status.workers, logger);
+  // Commit messages carry bigint and Uint8Array values.
+  cluster.setupPrimary({ serialization: 'advanced' });
+  const writer = await startCommitWriter(opts.store, logger);
   let stopping = false;
   const live = new Set<Worker>();
   const fork = (index: number): void => {
@@ -64,4 +76,5 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
     process.on('SIGINT', stop);
   });
   await statusServer?.close();
+  await writer?.close();
 }

@@ -1,2 +1,3 @@
 export * from './kv.js';
-export { openStore, type OpenStoreOptions } from './open.js';
+export { isEmbeddedUrl, openStore, type OpenStoreOptions } from './open.js';
+export { answerCommitCall, CommitLinkClient, EmbeddedStore, type CommitCall, type CommitOutcome, type CommitReply } from './embedded/index.js';
