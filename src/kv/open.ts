@@ -4,6 +4,9 @@ import type { Store } from './kv.js';
 import { EmbeddedStore, openError, type EmbeddedStoreOptions } from './embedded/index.js';
 import { EtcdStore } from './etcd/index.js';
 
+// The embedded store's pieces the process layer wires up for `--workers` (cli/commit-writer.ts).
+export { answerCommitCall, CommitLinkClient, EmbeddedStore, type CommitCall, type CommitOutcome, type CommitReply } from './embedded/index.js';
+
 const SUPPORTED = "'lmdb://<path>[?map-size=<n>[KiB|MiB|GiB]]', a bare directory path, or 'etcd://host:port[,host:port...][/prefix]'";
 
 export interface OpenStoreOptions {
