@@ -4,7 +4,7 @@ import { SCHEMA_VERSION_KEY } from '../catalog/index.js';
 import { openStore, type OpenStoreOptions } from '../kv/index.js';
 import { createTxnStore } from '../txn/index.js';
 import { createEngine } from '../sql/session/index.js';
-import { loadTlsContext, startServer, type RunningServer } from '../server/index.js';
+import { loadTlsContext, startServer, type RunningServer, type ServerOptions } from '../server/index.js';
 import { nodeOps, type StatusListen } from './node-ops.js';
 
 /** Default of `--shutdown-timeout`: how long running statements may finish after SIGTERM. */
@@ -28,6 +28,10 @@ export interface ServeOptions {
   readonly reportToPrimary?: boolean;
   /** A `--workers` worker on the embedded store: commits go to the primary (commit-link.ts). */
   readonly commitVia?: OpenStoreOptions['commitVia'];
+  /** A `--workers` worker: connections come from the primary instead of a listener of its own. */
+  readonly handedSockets?: ServerOptions['handedSockets'];
+  /** Called once the node takes connections (a worker tells the primary). */
+  readonly onReady?: () => void;
   /** Initial @@global.long_query_time in ms (`--slow-query-ms`); default MySQL's 10 s. */
   readonly slowQueryMs?: number;
   /** How long stop() lets running statements finish before cutting connections (ms). */
@@ -76,6 +80,7 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
       logger: opts.logger,
       ...(opts.firstConnectionId !== undefined ? { firstConnectionId: opts.firstConnectionId } : {}),
       ...(tls !== undefined ? { tls } : {}),
+      ...(opts.handedSockets !== undefined ? { handedSockets: opts.handedSockets } : {}),
     });
   } catch (err) {
     await engine.close();
@@ -131,6 +136,7 @@ export function loadServeTls(opts: ServeOptions): SecureContext | undefined {
  */
 export async function serveUntilSignal(opts: ServeOptions): Promise<void> {
   const node = await startNode(opts);
+  opts.onReady?.();
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       opts.logger.info({ event: 'signal', signal }, 'shutting down');

@@ -1,6 +1,6 @@
 /**
- * `shale serve --workers N`: N SQL processes sharing one listening port (node:cluster hands each
- * new connection to a worker) and one embedded store (LMDB is safe for several processes; each
+ * `shale serve --workers N`: N SQL processes sharing one listening port (the primary accepts and
+ * hands each new connection to the next worker in turn, connection-balancer.ts) and one embedded store (LMDB is safe for several processes; each
  * process reads the schema version at every transaction start and reserves its own AUTO_INCREMENT
  * blocks). The primary process supervises: it restarts a worker that dies and forwards
  * SIGTERM/SIGINT so every worker shuts down gracefully. On the embedded store it is also the one
@@ -9,6 +9,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { commitViaPrimary, startCommitWriter } from './commit-writer.js';
+import { ConnectionBalancer, reportReady, socketsFromPrimary } from './connection-balancer.js';
 import { startStatus } from './node-ops.js';
 import { serveUntilSignal, type ServeOptions } from './serve.js';
 import { WorkerStatus } from './worker-status.js';
@@ -24,6 +25,9 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
     const commitVia = commitViaPrimary(opts.store);
     await serveUntilSignal({
       ...opts,
+      port: Number(process.env['SHALE_LISTEN_PORT'] ?? opts.port),
+      handedSockets: socketsFromPrimary,
+      onReady: reportReady,
       firstConnectionId: index * WORKER_ID_STRIDE + 1,
       status: undefined,
       reportToPrimary,
@@ -42,15 +46,24 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   // Commit messages carry bigint and Uint8Array values.
   cluster.setupPrimary({ serialization: 'advanced' });
   const writer = await startCommitWriter(opts.store, logger);
+  let balancer: ConnectionBalancer;
+  try {
+    balancer = await ConnectionBalancer.start(opts.host, opts.port, logger);
+  } catch (err) {
+    await writer?.close();
+    await statusServer?.close();
+    throw err;
+  }
   let stopping = false;
   const live = new Set<Worker>();
   const fork = (index: number): void => {
-    const worker = cluster.fork({ SHALE_WORKER_INDEX: String(index) });
+    const worker = cluster.fork({ SHALE_WORKER_INDEX: String(index), SHALE_LISTEN_PORT: String(balancer.port) });
     live.add(worker);
     // IPC errors of a dying worker (a send racing its exit) must not take the primary down.
     worker.on('error', (err: Error) => logger.warn({ event: 'worker-error', index, err: err.message }, 'worker IPC error'));
     worker.on('exit', (code, signal) => {
       live.delete(worker);
+      balancer.removeWorker(worker);
       if (stopping) return;
       logger.error({ event: 'worker-exit', index, code, signal }, 'worker died; starting a new one');
       setTimeout(() => fork(index), 500);
@@ -75,6 +88,7 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
+  await balancer.close();
   await statusServer?.close();
   await writer?.close();
 }

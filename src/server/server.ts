@@ -27,6 +27,11 @@ export interface ServerOptions {
   firstConnectionId?: number;
   /** TLS certificate and key (tls.ts loadTlsContext): CLIENT_SSL is advertised only with it. */
   tls?: SecureContext;
+  /**
+   * Take connections from here instead of listening (`--workers`: the primary accepts on `port`
+   * and hands each socket to a worker in turn, cli/connection-balancer.ts).
+   */
+  handedSockets?: (accept: (socket: Socket) => void) => void;
 }
 
 export interface RunningServer {
@@ -67,7 +72,15 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     live.set(conn, done);
   });
   server.on('error', (err) => opts.logger.error({ err: err.message }, 'listener error'));
-  await listen(server, opts.host, opts.port);
+  const handed = opts.handedSockets;
+  if (handed !== undefined) {
+    handed((socket) => {
+      socket.setNoDelay(true);
+      server.emit('connection', socket);
+    });
+  } else {
+    await listen(server, opts.host, opts.port);
+  }
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : opts.port;
   opts.logger.info({ host: opts.host, port }, 'listening');
@@ -77,7 +90,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     async close(graceMs = 0): Promise<CloseReport> {
       closing = true;
       const connections = live.size;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = handed !== undefined ? Promise.resolve() : new Promise<void>((resolve) => server.close(() => resolve()));
       for (const conn of live.keys()) conn.drain();
       const all = Promise.all([closed, ...live.values()]);
       if (await settlesWithin(all, graceMs)) return { connections, cut: 0, stuck: 0 };

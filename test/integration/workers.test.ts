@@ -1,6 +1,7 @@
 /**
  * `shale serve --workers 2`: two SQL processes share one port and one embedded store. Connections
- * land on both workers; DDL, data, AUTO_INCREMENT and write conflicts behave as in one process.
+ * land on both workers in turn; DDL, data, AUTO_INCREMENT and write conflicts behave as in one
+ * process; commits go through the primary and each client reads its own writes at once.
  */
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -63,6 +64,31 @@ describe('--workers 2', () => {
     const other = conns[conns.length - 1]!;
     const [plan] = await other.query('EXPLAIN SELECT id FROM t WHERE w = 1');
     expect(JSON.stringify(plan)).toContain('w_idx');
+    for (const c of conns) await c.end();
+  }, 60_000);
+
+  it('deals a burst of connections out evenly, and a client sees its own commit at once', async () => {
+    const conns = await Promise.all(Array.from({ length: 8 }, () => connect()));
+    const perWorker = new Map<number, number>();
+    for (const c of conns) {
+      const w = Math.floor(c.threadId / 100_000_000);
+      perWorker.set(w, (perWorker.get(w) ?? 0) + 1);
+    }
+    expect([...perWorker.values()]).toEqual([4, 4]);
+    const [first] = conns;
+    await first!.query('CREATE DATABASE IF NOT EXISTS ryw');
+    await first!.query('CREATE TABLE ryw.t (id INT PRIMARY KEY, v INT)');
+    // Commits go to the primary; each connection's next statement must see its own write.
+    await Promise.all(
+      conns.map(async (c, i) => {
+        for (let k = 0; k < 30; k++) {
+          const id = i * 1000 + k;
+          await c.query('INSERT INTO ryw.t VALUES (?, ?)', [id, k]);
+          const [rows] = await c.query('SELECT v FROM ryw.t WHERE id = ?', [id]);
+          expect(rows).toEqual([{ v: k }]);
+        }
+      }),
+    );
     for (const c of conns) await c.end();
   }, 60_000);
 });

@@ -1,0 +1,93 @@
+/**
+ * `shale serve --workers N`: the primary accepts client connections itself and hands each socket
+ * to the next ready worker in turn (strict round robin), instead of node:cluster's scheduling,
+ * which gives a burst of connections to whichever worker asks first (8 sysbench connections
+ * often landed 6/2 on two workers, leaving one core idle). Sockets are accepted paused and
+ * passed over the IPC channel before any byte is read, so the worker sends the MySQL greeting.
+ *
+ * Messages: primary -> worker `{ type: 'shale:conn' }` with the socket as the handle;
+ * worker -> primary `{ type: 'shale:ready' }` once its SQL engine can take connections.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { createServer, Socket, type Server } from 'node:net';
+import type { Logger } from 'pino';
+import { listen } from '../util/index.js';
+
+const CONN = 'shale:conn';
+const READY = 'shale:ready';
+
+function isType(msg: unknown, type: string): boolean {
+  return typeof msg === 'object' && msg !== null && (msg as { type?: unknown }).type === type;
+}
+
+/** In the primary: the listener that deals connections out to the workers. */
+export class ConnectionBalancer {
+  private readonly ready: Worker[] = [];
+  /** Connections accepted while no worker was ready (start-up, every worker restarting). */
+  private readonly waiting: Socket[] = [];
+  private next = 0;
+  private readonly onMessage = (worker: Worker, msg: unknown): void => {
+    if (!isType(msg, READY) || this.ready.includes(worker)) return;
+    this.ready.push(worker);
+    for (const socket of this.waiting.splice(0)) this.dispatch(socket);
+  };
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+    private readonly logger: Logger,
+  ) {
+    cluster.on('message', this.onMessage);
+  }
+
+  static async start(host: string, port: number, logger: Logger): Promise<ConnectionBalancer> {
+    const server = createServer({ pauseOnConnect: true, noDelay: true });
+    server.on('error', (err) => logger.error({ err: err.message }, 'listener error'));
+    await listen(server, host, port);
+    const address = server.address();
+    const balancer = new ConnectionBalancer(server, typeof address === 'object' && address !== null ? address.port : port, logger);
+    server.on('connection', (socket: Socket) => balancer.dispatch(socket));
+    return balancer;
+  }
+
+  /** A worker exited: it gets no more connections. */
+  removeWorker(worker: Worker): void {
+    const i = this.ready.indexOf(worker);
+    if (i >= 0) this.ready.splice(i, 1);
+  }
+
+  /** Stops accepting; connections not yet handed out are closed. */
+  async close(): Promise<void> {
+    cluster.off('message', this.onMessage);
+    for (const socket of this.waiting.splice(0)) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private dispatch(socket: Socket): void {
+    if (this.ready.length === 0) {
+      this.waiting.push(socket);
+      return;
+    }
+    const worker = this.ready[this.next++ % this.ready.length] as Worker;
+    socket.on('error', () => undefined);
+    worker.send({ type: CONN }, socket, { keepOpen: false }, (err: Error | null) => {
+      if (err === null) return;
+      // The worker is going away: give the connection to another one.
+      this.logger.warn({ event: 'handoff-failed', err: err.message }, 'could not hand a connection to a worker');
+      this.removeWorker(worker);
+      if (!socket.destroyed) this.dispatch(socket);
+    });
+  }
+}
+
+/** In a worker: the source of connections handed over by the primary (for startServer's handedSockets). */
+export function socketsFromPrimary(accept: (socket: Socket) => void): void {
+  process.on('message', (msg: unknown, handle: unknown) => {
+    if (isType(msg, CONN) && handle instanceof Socket) accept(handle);
+  });
+}
+
+/** In a worker: tells the primary to start handing it connections. */
+export function reportReady(): void {
+  process.send?.({ type: READY });
+}
