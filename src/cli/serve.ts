@@ -1,7 +1,7 @@
 import type { SecureContext } from 'node:tls';
 import type { Logger } from 'pino';
 import { SCHEMA_VERSION_KEY } from '../catalog/index.js';
-import { openStore, type OpenStoreOptions } from '../kv/index.js';
+import { openStore } from '../kv/index.js';
 import { createTxnStore } from '../txn/index.js';
 import { createEngine } from '../sql/session/index.js';
 import { loadTlsContext, startServer, type RunningServer, type ServerOptions } from '../server/index.js';
@@ -26,8 +26,6 @@ export interface ServeOptions {
   readonly status?: StatusListen;
   /** A `--workers` worker: metrics and health go to the primary's status server. */
   readonly reportToPrimary?: boolean;
-  /** A `--workers` worker on the embedded store: commits go to the primary (commit-link.ts). */
-  readonly commitVia?: OpenStoreOptions['commitVia'];
   /** A `--workers` worker: connections come from the primary instead of a listener of its own. */
   readonly handedSockets?: ServerOptions['handedSockets'];
   /** Called once the node takes connections (a worker tells the primary). */
@@ -57,7 +55,6 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
   const tls = loadServeTls(opts);
   const rawKv = await openStore(opts.store, {
     hotKey: SCHEMA_VERSION_KEY,
-    ...(opts.commitVia !== undefined ? { commitVia: opts.commitVia } : {}),
     onBackgroundError: (what, err) =>
       opts.logger.warn({ event: 'kv_background_error', what, err: err instanceof Error ? err.message : String(err) }, 'KV background work failed'),
   });

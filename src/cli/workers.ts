@@ -3,12 +3,10 @@
  * hands each new connection to the next worker in turn, connection-balancer.ts) and one embedded store (LMDB is safe for several processes; each
  * process reads the schema version at every transaction start and reserves its own AUTO_INCREMENT
  * blocks). The primary process supervises: it restarts a worker that dies and forwards
- * SIGTERM/SIGINT so every worker shuts down gracefully. On the embedded store it is also the one
- * process that writes: workers send their commits to it (commit-writer.ts). The status HTTP server (/health,
+ * SIGTERM/SIGINT so every worker shuts down gracefully. The status HTTP server (/health,
  * /metrics) runs in the primary, answered by the workers over IPC (worker-status.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { commitViaPrimary, startCommitWriter } from './commit-writer.js';
 import { ConnectionBalancer, reportReady, socketsFromPrimary } from './connection-balancer.js';
 import { startStatus } from './node-ops.js';
 import { serveUntilSignal, type ServeOptions } from './serve.js';
@@ -22,7 +20,6 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
   if (cluster.isWorker) {
     const index = Number(process.env['SHALE_WORKER_INDEX'] ?? '0');
     const reportToPrimary = opts.status !== undefined;
-    const commitVia = commitViaPrimary(opts.store);
     await serveUntilSignal({
       ...opts,
       port: Number(process.env['SHALE_LISTEN_PORT'] ?? opts.port),
@@ -31,7 +28,6 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
       firstConnectionId: index * WORKER_ID_STRIDE + 1,
       status: undefined,
       reportToPrimary,
-      ...(commitVia !== undefined ? { commitVia } : {}),
     });
     // The IPC channel to the primary would keep this process alive; everything is closed now.
     process.exit(0);
@@ -43,14 +39,10 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const logger = opts.logger;
   const status = opts.status === undefined ? undefined : { listen: opts.status, workers: new WorkerStatus(count) };
   const statusServer = status === undefined ? undefined : await startStatus(status.listen, status.workers, logger);
-  // Commit messages carry bigint and Uint8Array values.
-  cluster.setupPrimary({ serialization: 'advanced' });
-  const writer = await startCommitWriter(opts.store, logger);
   let balancer: ConnectionBalancer;
   try {
     balancer = await ConnectionBalancer.start(opts.host, opts.port, logger);
   } catch (err) {
-    await writer?.close();
     await statusServer?.close();
     throw err;
   }
@@ -90,5 +82,4 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   });
   await balancer.close();
   await statusServer?.close();
-  await writer?.close();
 }

@@ -4,9 +4,6 @@ import type { Store } from './kv.js';
 import { EmbeddedStore, openError, type EmbeddedStoreOptions } from './embedded/index.js';
 import { EtcdStore } from './etcd/index.js';
 
-// The embedded store's pieces the process layer wires up for `--workers` (cli/commit-writer.ts).
-export { answerCommitCall, CommitLinkClient, EmbeddedStore, type CommitCall, type CommitOutcome, type CommitReply } from './embedded/index.js';
-
 const SUPPORTED = "'lmdb://<path>[?map-size=<n>[KiB|MiB|GiB]]', a bare directory path, or 'etcd://host:port[,host:port...][/prefix]'";
 
 export interface OpenStoreOptions {
@@ -17,8 +14,6 @@ export interface OpenStoreOptions {
   readonly hotKey?: Uint8Array;
   /** Told about failures of background work (GC rounds, failing embedded-store writes); the store keeps going. */
   readonly onBackgroundError?: (what: string, err: unknown) => void;
-  /** Embedded store only: send commits to the writing process (see EmbeddedStoreOptions.commitVia). */
-  readonly commitVia?: EmbeddedStoreOptions['commitVia'];
 }
 
 /**
@@ -30,7 +25,7 @@ export interface OpenStoreOptions {
  * as the data grows; the disk is the real limit).
  */
 export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Store> {
-  if (!isEmbeddedUrl(url)) {
+  if (/^etcd:\/\//i.test(url.trim())) {
     return EtcdStore.open(url.trim(), {
       ...(opts.hotKey !== undefined ? { hotKey: opts.hotKey } : {}),
       ...(opts.onBackgroundError !== undefined ? { gc: { onError: opts.onBackgroundError } } : {}),
@@ -43,23 +38,11 @@ export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Sto
     } catch (err) {
       throw openError(path, err);
     }
-    const { onBackgroundError, commitVia } = opts;
-    return Promise.resolve(
-      EmbeddedStore.open(path, {
-        ...options,
-        ...(onBackgroundError !== undefined ? { onBackgroundError } : {}),
-        // A process that only sends its commits leaves tombstone GC to the writer.
-        ...(commitVia !== undefined ? { commitVia, gcIntervalMs: 0 } : {}),
-      }),
-    );
+    const onBackgroundError = opts.onBackgroundError;
+    return Promise.resolve(EmbeddedStore.open(path, { ...options, ...(onBackgroundError !== undefined ? { onBackgroundError } : {}) }));
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }
-}
-
-/** True unless `url` names an etcd cluster (`etcd://...`): the embedded store, or an invalid URL openStore() rejects. */
-export function isEmbeddedUrl(url: string): boolean {
-  return !/^etcd:\/\//i.test(url.trim());
 }
 
 function embeddedPath(url: string): { path: string; options: EmbeddedStoreOptions } {

@@ -31,11 +31,6 @@ export interface EmbeddedStoreOptions {
    * warning.
    */
   readonly onBackgroundError?: (what: string, err: unknown) => void;
-  /**
-   * Sends commits to the process that writes the store instead of writing here (`shale serve
-   * --workers N`: workers send them to the primary, see commit-link.ts). Default: commit here.
-   */
-  readonly commitVia?: (req: CommitRequest) => Promise<CommitOutcome>;
 }
 
 /** Delete keys may not exceed this (the tombstone index prefixes them with 8 bytes). */
@@ -75,7 +70,6 @@ export class EmbeddedStore implements Store {
   /** The last write failed on the store's files (the next failure is not reported again). */
   private writesFailing = false;
   private closed = false;
-  private readonly commitVia: ((req: CommitRequest) => Promise<CommitOutcome>) | undefined;
 
   private constructor(
     private readonly path: string,
@@ -103,7 +97,6 @@ export class EmbeddedStore implements Store {
       tombs: this.root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
     };
     this.reader = new RawRangeReader(this.root, 'data');
-    this.commitVia = opts.commitVia;
     this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart());
     const interval = opts.gcIntervalMs ?? 60_000;
     if (interval > 0) {
@@ -147,35 +140,6 @@ export class EmbeddedStore implements Store {
   async commit(req: CommitRequest): Promise<bigint> {
     if (this.closed) throw new Error(`${this.url}: store is closed`);
     validateKeys(req);
-    const outcome = this.commitVia !== undefined ? await this.commitViaWriter(req) : await this.commitHere(req);
-    if (outcome.kind === 'ok') return outcome.commitTs;
-    if (outcome.kind === 'conflict') {
-      throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (write conflict on key ${toHex(outcome.key)})`);
-    }
-    throw new SqlError(
-      'ER_LOCK_DEADLOCK',
-      `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`,
-    );
-  }
-
-  /**
-   * Commits through the writing process. lmdb-js renews this process's shared read transaction
-   * after its own writes and otherwise only once per event-loop turn; renew it now so the next
-   * snapshot (the same client's next statement) sees the commit.
-   */
-  private async commitViaWriter(req: CommitRequest): Promise<CommitOutcome> {
-    const outcome = await (this.commitVia as (r: CommitRequest) => Promise<CommitOutcome>)(req);
-    if (outcome.kind === 'ok' && req.mutations.length > 0 && !this.closed) this.root.resetReadTxn();
-    return outcome;
-  }
-
-  /**
-   * Commits `req` in this process and resolves with the raw outcome (the primary of `--workers`
-   * answers its workers' commits with it); a failed write rejects with a MySQL error.
-   */
-  async commitHere(req: CommitRequest): Promise<CommitOutcome> {
-    if (this.closed) throw new Error(`${this.url}: store is closed`);
-    validateKeys(req);
     let outcome: CommitOutcome;
     try {
       outcome = await this.dbs.data.childTransaction(() => applyCommit(this.dbs, req));
@@ -188,7 +152,14 @@ export class EmbeddedStore implements Store {
       throw await this.writeFailed('commit', err);
     }
     this.writesFailing = false;
-    return outcome;
+    if (outcome.kind === 'ok') return outcome.commitTs;
+    if (outcome.kind === 'conflict') {
+      throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (write conflict on key ${toHex(outcome.key)})`);
+    }
+    throw new SqlError(
+      'ER_LOCK_DEADLOCK',
+      `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`,
+    );
   }
 
   async deleteRange(range: KeyRange): Promise<void> {
