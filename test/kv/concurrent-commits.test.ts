@@ -118,4 +118,18 @@ describe('embedded store commits under concurrency', () => {
       expect(await read(s1, 'x')).toBe('from-s2');
     });
   });
+
+  it('a check-only commit (no writes) conflicts on a key changed after its snapshot, and only then', async () => {
+    await withStores(1, async ([store]) => {
+      const s = store as EmbeddedStore;
+      const old = await s.snapshot();
+      await s.commit({ startTs: old.startTs, mutations: [put('locked', '1')], checkKeys: [] });
+      await expect(s.commit({ startTs: old.startTs, mutations: [], checkKeys: [b('locked')] })).rejects.toMatchObject({ errno: 1213 });
+      await expect(s.commit({ startTs: old.startTs, mutations: [], checkKeys: [b('other')] })).resolves.toBeTypeOf('bigint');
+      old.release();
+      const fresh = await s.snapshot();
+      await expect(s.commit({ startTs: fresh.startTs, mutations: [], checkKeys: [b('locked')] })).resolves.toBe(fresh.startTs);
+      fresh.release();
+    });
+  });
 });
