@@ -17,6 +17,7 @@ import { decodeIndexValue, decodeRecordKey, type Handle, recordPrefix } from '..
 import { SqlError } from '../errors/index.js';
 import type { Txn, TxnStore } from '../txn/types.js';
 import { bytesEqual, keyNext, prefixEnd, toHex } from '../util/index.js';
+import { rowTotalEstimator } from './backfill-estimate.js';
 import { indexEntry, indexValues } from './index-entry.js';
 import { duplicateEntryText } from './key-text.js';
 import { recordColumnsDecoder } from './record.js';
@@ -36,7 +37,11 @@ interface PendingEntry {
   readonly row: Value[];
 }
 
-/** Where a backfill stands; `rowsTotal` was counted at the start (rows inserted since are not in it). */
+/**
+ * Where a backfill stands. `rowsTotal` is estimated (backfill-estimate.ts): exact for dense
+ * integer handles and for common-handle tables (counted at the start; rows inserted since are
+ * not in it), extrapolated from the handle span otherwise.
+ */
 export interface BackfillStatus {
   readonly table: string;
   readonly index: string;
@@ -57,9 +62,13 @@ export async function backfillIndex(
 ): Promise<void> {
   const prefix = recordPrefix(table.id);
   const end = prefixEnd(prefix);
-  const rowsTotal = progress === undefined ? 0 : await countRows(store, { start: prefix, end });
+  const rowsTotal = progress === undefined ? undefined : await rowTotalEstimator(store, table, { start: prefix, end });
   let rowsDone = 0;
-  const report = (): void => progress?.({ table: table.name, index: index.name, rowsDone, rowsTotal: Math.max(rowsTotal, rowsDone) });
+  let lastKey: Uint8Array | undefined;
+  const report = (): void => {
+    if (progress === undefined || rowsTotal === undefined) return;
+    progress({ table: table.name, index: index.name, rowsDone, rowsTotal: rowsTotal(rowsDone, lastKey) });
+  };
   report();
   let start: Uint8Array | undefined = prefix;
   while (start !== undefined) {
@@ -67,26 +76,10 @@ export async function backfillIndex(
     const batch = await store.update((txn) => backfillBatch(txn, table, index, { start: from, end }, batchSize));
     start = batch.next;
     rowsDone += batch.rows;
+    lastKey = batch.lastKey ?? lastKey;
     report();
   }
 }
-
-/** Rows in the record range (one read-only pass; only run when progress is reported). */
-async function countRows(store: TxnStore, range: { start: Uint8Array; end: Uint8Array }): Promise<number> {
-  return store.view(async (txn) => {
-    let n = 0;
-    let start = range.start;
-    for (;;) {
-      const pairs = await txn.scan({ start, end: range.end }, { limit: COUNT_PAGE });
-      n += pairs.length;
-      const last = pairs[pairs.length - 1];
-      if (pairs.length < COUNT_PAGE || last === undefined) return n;
-      start = keyNext(last.key);
-    }
-  });
-}
-
-const COUNT_PAGE = 8192;
 
 /** One batch: the rows it indexed and where the next batch starts (undefined when the table is done). */
 async function backfillBatch(
@@ -95,21 +88,34 @@ async function backfillBatch(
   index: IndexInfo,
   range: { start: Uint8Array; end: Uint8Array },
   limit: number,
-): Promise<{ rows: number; next: Uint8Array | undefined }> {
+): Promise<{ rows: number; next: Uint8Array | undefined; lastKey: Uint8Array | undefined }> {
   const pairs = await txn.scan(range, { limit });
   const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
+  if (!index.unique) {
+    // Non-unique entries never collide (the handle is in the key): write them straight away.
+    for (const { key, value } of pairs) {
+      const { handle } = decodeRecordKey(key, table.handleKind);
+      const e = indexEntry(table, index, decode(handle, value), handle);
+      txn.put(e.key, e.value);
+    }
+    return batchEnd(pairs, limit);
+  }
   const entries: PendingEntry[] = new Array<PendingEntry>(pairs.length);
   for (let i = 0; i < pairs.length; i++) {
     const { key, value } = pairs[i] as { key: Uint8Array; value: Uint8Array };
-    const { handle } = decodeRecordKey(key);
+    const { handle } = decodeRecordKey(key, table.handleKind);
     const row = decode(handle, value);
     const e = indexEntry(table, index, row, handle);
     entries[i] = { key: e.key, value: e.value, distinct: e.distinct, handle, row };
   }
   await checkUnique(txn, table, index, entries);
   for (const e of entries) txn.put(e.key, e.value);
+  return batchEnd(pairs, limit);
+}
+
+function batchEnd(pairs: ReadonlyArray<{ readonly key: Uint8Array }>, limit: number): { rows: number; next: Uint8Array | undefined; lastKey: Uint8Array | undefined } {
   const last = pairs[pairs.length - 1];
-  return { rows: pairs.length, next: pairs.length < limit || last === undefined ? undefined : keyNext(last.key) };
+  return { rows: pairs.length, next: pairs.length < limit || last === undefined ? undefined : keyNext(last.key), lastKey: last?.key };
 }
 
 async function checkUnique(txn: Txn, table: TableInfo, index: IndexInfo, entries: readonly PendingEntry[]): Promise<void> {

@@ -73,7 +73,19 @@ export function parseJson(text: string, what: string): unknown {
 
 /** A bigint stored as a JSON number or decimal string. */
 export function parseBigIntText(text: string, what: string): bigint {
+  if (isPlainDigits(text)) return BigInt(text); // the stored form; read per statement (schema version)
   const t = text.trim().replace(/^"(.*)"$/, '$1');
   if (!/^-?\d+$/.test(t)) throw new MetaFormatError(`${what} is not an integer: ${text.slice(0, 40)}`);
   return BigInt(t);
+}
+
+/** 1 to 15 ASCII digits: the usual stored counter, parsed without the regexes of the general path. */
+function isPlainDigits(text: string): boolean {
+  const n = text.length;
+  if (n === 0 || n > 15) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }

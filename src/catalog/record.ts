@@ -14,7 +14,7 @@
  * Example: t(id INT PRIMARY KEY, name VARCHAR(10)) row (7, 'x') => key t{id}_r{7},
  * value encodeRow([2], ['x']).
  */
-import { decodeKeyValues, decodeRow, encodeKeyValues, encodeRow, type Handle, recordKey } from '../codec/index.js';
+import { compileRowEncoder, decodeKeyValues, decodeRow, encodeKeyValues, type Handle, recordKey, type RowEncoder } from '../codec/index.js';
 import { type ColumnType, DateTime, type Value } from '../types/index.js';
 import { columnOriginValue } from './column-default.js';
 import { indexColumnTypes, indexValues } from './index-entry.js';
@@ -24,10 +24,9 @@ interface Layout {
   /** Offset of the int-handle PK column, -1 if none. */
   readonly intPkOffset: number;
   readonly pk: IndexInfo | undefined;
-  readonly storedOffsets: readonly number[];
-  readonly storedIds: readonly number[];
-  readonly storedTypes: readonly ColumnType[];
   readonly decodeColumns: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>;
+  /** encodeRow of the stored columns, compiled once (reads the row by offset). */
+  readonly encode: RowEncoder;
 }
 
 const layouts = new WeakMap<TableInfo, Layout>();
@@ -45,13 +44,14 @@ function computeLayout(table: TableInfo): Layout {
   const pk = table.indexes.find((ix) => ix.primary);
   const intPkOffset = table.pkIsHandle && pk?.columns[0] !== undefined ? pk.columns[0].offset : -1;
   const stored = table.columns.filter((c) => c.offset !== intPkOffset);
+  const storedOffsets = stored.map((c) => c.offset);
+  const storedIds = stored.map((c) => c.id);
+  const storedTypes = stored.map((c) => c.type);
   return {
     intPkOffset,
     pk,
-    storedOffsets: stored.map((c) => c.offset),
-    storedIds: stored.map((c) => c.id),
-    storedTypes: stored.map((c) => c.type),
     decodeColumns: table.columns.map((c) => ({ id: c.id, type: c.type })),
+    encode: compileRowEncoder(storedIds, storedTypes, storedOffsets),
   };
 }
 
@@ -75,13 +75,7 @@ export function recordKeyOf(table: TableInfo, handle: Handle): Uint8Array {
 }
 
 export function encodeRecordValue(table: TableInfo, row: readonly Value[]): Uint8Array {
-  const layout = layoutOf(table);
-  const values = layout.storedOffsets.map((off) => {
-    const v = row[off];
-    if (v === undefined) throw new Error(`row of ${table.name} has no value at offset ${off}`);
-    return v;
-  });
-  return encodeRow(layout.storedIds, values, layout.storedTypes);
+  return layoutOf(table).encode(row);
 }
 
 /** The full row by column offset. */

@@ -56,11 +56,14 @@ export class ConnectionBalancer {
     if (i >= 0) this.ready.splice(i, 1);
   }
 
-  /** Stops accepting; connections not yet handed out are closed. */
-  async close(): Promise<void> {
+  /**
+   * Stops accepting; connections not yet handed out are closed. Does not wait for close's
+   * callback: the server still counts the sockets it handed to workers as its own connections.
+   */
+  close(): void {
     cluster.off('message', this.onMessage);
     for (const socket of this.waiting.splice(0)) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.close();
   }
 
   private dispatch(socket: Socket): void {

@@ -80,6 +80,6 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
   });
-  await balancer.close();
+  balancer.close();
   await statusServer?.close();
 }

@@ -1,3 +1,5 @@
+import { copyBytes } from './byte-pool.js';
+
 /**
  * A growable output buffer with a DataView, used by every encoder so values are written in
  * place (no per-byte array pushes). `finish()` copies the written bytes out at their exact size.
@@ -37,9 +39,9 @@ export class ByteWriter {
     this.pos += src.length;
   }
 
-  /** A copy of the bytes written so far. */
+  /** A copy of the bytes written so far (pooled: see byte-pool.ts). */
   finish(): Uint8Array {
-    return this.buf.slice(0, this.pos);
+    return copyBytes(this.buf, 0, this.pos);
   }
 }
 

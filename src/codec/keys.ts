@@ -98,6 +98,14 @@ export function decodeRecordKey(key: Uint8Array, handleKind?: 'int' | 'common'):
   return { tableId, handle: { kind: 'common', encoded: key.slice(RECORD_PREFIX_LEN) } };
 }
 
+/** The handle of a record key of an int-handle table: decodeRecordKey(key, 'int') without its objects. */
+export function decodeIntHandle(key: Uint8Array): bigint {
+  checkPrefix(key, R, RECORD_PREFIX_LEN + 1, 'record');
+  const suffixLen = key.length - RECORD_PREFIX_LEN;
+  if (suffixLen !== INT_HANDLE_LEN) throw corrupt(`int handle of ${suffixLen} bytes`);
+  return readInt64Flipped(key, RECORD_PREFIX_LEN);
+}
+
 export function indexPrefix(tableId: number, indexId: number): Uint8Array {
   const w = sharedWriter();
   writeIndexPrefix(w, tableId, indexId);

@@ -81,6 +81,33 @@ export function decodeRow(
   return out;
 }
 
+/**
+ * decodeRow writing column k's value straight to `out[at[k]]` (no result array). A column id
+ * absent from the row leaves its slot unchanged; returns how many were absent.
+ */
+export function decodeRowInto(
+  row: Uint8Array,
+  columns: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>,
+  out: Value[],
+  at: readonly number[],
+): number {
+  const h = parseHeader(row);
+  let absent = 0;
+  for (let k = 0; k < columns.length; k++) {
+    const col = columns[k] as { readonly id: number; readonly type: ColumnType };
+    const slot = at[k] as number;
+    const i = findId(row, ROW_HEADER_LEN, h.notNull, h.idW, col.id);
+    if (i >= 0) {
+      const start = i === 0 ? 0 : readLE(row, h.offsetsAt + (i - 1) * h.offW, h.offW);
+      const end = readLE(row, h.offsetsAt + i * h.offW, h.offW);
+      if (end < start) throw corrupt('row offsets out of order');
+      out[slot] = readRowValue(row, h.valuesAt + start, h.valuesAt + end, col.type);
+    } else if (findId(row, h.nullIdsAt, h.nulls, h.idW, col.id) >= 0) out[slot] = null;
+    else absent++;
+  }
+  return absent;
+}
+
 function readSigned(row: Uint8Array, s: number, len: number): bigint {
   switch (len) {
     case 1:

@@ -13,7 +13,7 @@ import { writeDecimalBin } from './decimal-bin.js';
 import { packDateTime } from './packed-datetime.js';
 import { MAX_COLUMN_ID, MAX_COLUMNS, ROW_FLAG_BIG, ROW_HEADER_LEN, ROW_VERSION, SMALL_MAX_ID, SMALL_MAX_OFFSET } from './row-format.js';
 import { writeUtf8 } from './utf8.js';
-import { decimalPrecision, valueClass } from './value-class.js';
+import { decimalPrecision, valueClass, type ValueClass } from './value-class.js';
 
 const INT64_MIN = -(1n << 63n);
 const INT64_MAX = (1n << 63n) - 1n;
@@ -45,7 +45,7 @@ export function encodeRow(columnIds: readonly number[], values: readonly Value[]
 }
 
 /** null when the ids are already strictly ascending; else the index order by id. Rejects bad ids. */
-function sortedOrder(ids: readonly number[]): number[] | null {
+export function sortedOrder(ids: readonly number[]): number[] | null {
   let sorted = true;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
@@ -86,7 +86,11 @@ function putLE(out: Uint8Array, p: number, v: number, width: number): number {
 }
 
 export function writeRowValue(w: ByteWriter, v: Value, t: ColumnType): void {
-  const cls = valueClass(t);
+  writeClassValue(w, v, valueClass(t), t);
+}
+
+/** writeRowValue with the column's value class already computed (compiled encoders). */
+export function writeClassValue(w: ByteWriter, v: Value, cls: ValueClass, t: ColumnType): void {
   switch (cls) {
     case 'int':
       if (typeof v !== 'bigint') throw badValue('bigint', t.kind, v);

@@ -7,6 +7,7 @@ import { decodeSurrogateEscape, encodeSurrogateEscapeInto } from '../util/index.
 import type { ByteWriter } from './byte-writer.js';
 
 const SHORT = 32;
+const encoder = new TextEncoder();
 
 /** Appends the UTF-8 bytes of `s` (reserves up to 3 bytes per UTF-16 unit). */
 export function writeUtf8(w: ByteWriter, s: string): void {
@@ -14,6 +15,12 @@ export function writeUtf8(w: ByteWriter, s: string): void {
   w.ensure(n * 3);
   const buf = w.buf;
   let p = w.pos;
+  // Long strings: the native encoder; it wrote exactly n bytes only if every unit was ASCII
+  // (anything else takes 2+ bytes), otherwise the loop below redoes it (escapes included).
+  if (n > SHORT && encoder.encodeInto(s, buf.subarray(p)).written === n) {
+    w.pos = p + n;
+    return;
+  }
   let i = 0;
   for (; i < n; i++) {
     const c = s.charCodeAt(i);
@@ -35,5 +42,19 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
     }
     return s;
   }
+  // Long ASCII (most stored text): one check pass, then Node's native Latin-1 slice, which
+  // takes any Uint8Array and needs no subarray view (about half the TextDecoder path's cost).
+  if (latin1Slice !== undefined) {
+    let i = start;
+    while (i < end && (buf[i] as number) < 0x80) i++;
+    if (i === end) return latin1Slice.call(buf, start, end);
+  }
   return decodeSurrogateEscape(buf, start, end);
 }
+
+type SliceFn = (this: Uint8Array, start: number, end: number) => string;
+/** Buffer.prototype.latin1Slice (untyped Node internal; absent elsewhere: TextDecoder then). */
+const latin1Slice: SliceFn | undefined = (() => {
+  const f: unknown = (Buffer.prototype as unknown as Record<string, unknown>)['latin1Slice'];
+  return typeof f === 'function' ? (f as SliceFn) : undefined;
+})();

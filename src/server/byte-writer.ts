@@ -114,12 +114,24 @@ export class ByteWriter {
     this.bytes(b);
   }
 
+  /**
+   * Encodes straight after a one-byte length prefix (room for 3 bytes per UTF-16 unit is
+   * reserved), so no separate byteLength pass; a value of 251+ bytes is moved up to make room
+   * for its wider prefix.
+   */
   lenencString(s: string): void {
-    // Short ASCII-or-not strings: byteLength first so the prefix is exact.
     if (!isWellFormedText(s)) return this.lenencBytes(encodeSurrogateEscape(s));
-    const n = Buffer.byteLength(s, 'utf8');
+    this.ensure(s.length * 3 + 9);
+    const at = this.pos;
+    const n = this.buf.write(s, at + 1, 'utf8');
+    if (n < 0xfb) {
+      this.buf[at] = n;
+      this.pos = at + 1 + n;
+      return;
+    }
+    const prefix = n < 0x10000 ? 3 : n < 0x1000000 ? 4 : 9;
+    this.buf.copyWithin(at + prefix, at + 1, at + 1 + n);
     this.lenencInt(n);
-    this.ensure(n);
-    this.pos += this.buf.write(s, this.pos, n, 'utf8');
+    this.pos = at + prefix + n;
   }
 }

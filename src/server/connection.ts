@@ -55,6 +55,10 @@ export class Connection implements ResponseSink {
   private ended = false;
   private paused = false;
   private draining = false;
+  /** wait_timeout: one lazily re-armed timer for the whole connection (see waitIdle). */
+  private idleTimer: NodeJS.Timeout | null = null;
+  private idleTimerAt = 0;
+  private idleDeadline = 0;
 
   constructor(
     /** Replaced by its TLS wrapper after an SSLRequest (startTls). */
@@ -123,6 +127,7 @@ export class Connection implements ResponseSink {
 
   private onEnd(): void {
     this.ended = true;
+    this.clearIdleTimer();
     this.signal();
   }
 
@@ -212,22 +217,46 @@ export class Connection implements ResponseSink {
    * Timers are armed in steps of at most MAX_TIMER_MS (setTimeout's limit).
    */
   async nextCommand(idleMs: number): Promise<Packet | null | 'idle'> {
+    if (this.queue.length > 0) return this.next();
     const deadline = Date.now() + idleMs;
     while (this.queue.length === 0 && !this.ended && !this.draining) {
-      const left = deadline - Date.now();
-      if (left <= 0) return 'idle';
+      const now = Date.now();
+      if (deadline - now <= 0) return 'idle';
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          this.wake = null;
-          resolve();
-        }, Math.min(left, MAX_TIMER_MS));
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
+        this.wake = resolve;
+        this.armIdleTimer(deadline, now);
       });
     }
     return this.next();
+  }
+
+  /**
+   * Makes sure a timer wakes the waiting command loop by `deadline`. Instead of one
+   * setTimeout/clearTimeout pair per command, the timer stays armed across commands: when it
+   * fires early (the deadline moved on) it only re-arms for the rest.
+   */
+  private armIdleTimer(deadline: number, now: number): void {
+    this.idleDeadline = deadline;
+    if (this.idleTimer !== null && this.idleTimerAt <= deadline) return;
+    this.clearIdleTimer();
+    const delay = Math.min(deadline - now, MAX_TIMER_MS);
+    this.idleTimerAt = now + delay;
+    this.idleTimer = setTimeout(this.onIdleTimer, delay);
+    this.idleTimer.unref();
+  }
+
+  private readonly onIdleTimer = (): void => {
+    this.idleTimer = null;
+    if (this.wake === null || this.ended) return; // busy: the next wait arms a new timer
+    const now = Date.now();
+    if (this.idleDeadline - now > 0) this.armIdleTimer(this.idleDeadline, now);
+    else this.signal();
+  };
+
+  private clearIdleTimer(): void {
+    if (this.idleTimer === null) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = null;
   }
 
   /** KILL CONNECTION: close after the reply being built (a self-kill) or at once. */
@@ -239,11 +268,13 @@ export class Connection implements ResponseSink {
   /** Server shutdown: no further commands; next() answers null (at once when idle). */
   drain(): void {
     this.draining = true;
+    this.clearIdleTimer();
     this.signal();
   }
 
   destroy(): void {
     this.ended = true;
+    this.clearIdleTimer();
     this.socket.destroy();
     this.signal();
   }

@@ -7,13 +7,21 @@ export interface BufferEntry {
   dead: boolean;
 }
 
-/** Undo record: the entry's previous value, or `created` if the write created the entry. */
+/**
+ * Undo record: a write that created its entry is the entry itself (undo = drop it); an
+ * overwrite keeps the entry's previous value; a lock keeps the lock's id.
+ */
 type UndoRecord =
-  | { readonly kind: 'write'; readonly entry: BufferEntry; readonly prev: Uint8Array | null; readonly created: boolean }
+  | BufferEntry
+  | { readonly kind: 'write'; readonly entry: BufferEntry; readonly prev: Uint8Array | null }
   | { readonly kind: 'lock'; readonly id: string };
+
+/** Keys up to this long become map ids through String.fromCharCode (no Buffer wrapper). */
+const SHORT_KEY = 64;
 
 /** Map key for bytes: latin1 is a 1:1 byte<->char mapping. */
 export function keyId(key: Uint8Array): string {
+  if (key.length <= SHORT_KEY) return String.fromCharCode.apply(null, key as unknown as number[]);
   return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
 }
 
@@ -53,7 +61,7 @@ export class WriteBuffer {
     const id = keyId(key);
     const entry = this.entries.get(id);
     if (entry !== undefined) {
-      this.undo.push({ kind: 'write', entry, prev: entry.value, created: false });
+      this.undo.push({ kind: 'write', entry, prev: entry.value });
       this.byteCount += byteLength(value) - byteLength(entry.value);
       entry.value = value;
       return;
@@ -62,7 +70,7 @@ export class WriteBuffer {
     const created: BufferEntry = { key, value, dead: false };
     this.entries.set(id, created);
     this.pending.push(created);
-    this.undo.push({ kind: 'write', entry: created, prev: null, created: true });
+    this.undo.push(created);
   }
 
   lock(key: Uint8Array): void {
@@ -80,13 +88,13 @@ export class WriteBuffer {
   rollbackTo(cp: number): void {
     while (this.undo.length > cp) {
       const rec = this.undo.pop() as UndoRecord;
-      if (rec.kind === 'lock') {
-        this.locks.delete(rec.id);
-      } else if (rec.created) {
-        this.byteCount -= rec.entry.key.byteLength + byteLength(rec.entry.value);
-        rec.entry.dead = true;
-        this.entries.delete(keyId(rec.entry.key));
+      if (!('kind' in rec)) {
+        this.byteCount -= rec.key.byteLength + byteLength(rec.value);
+        rec.dead = true;
+        this.entries.delete(keyId(rec.key));
         this.deadInSorted++;
+      } else if (rec.kind === 'lock') {
+        this.locks.delete(rec.id);
       } else {
         this.byteCount += byteLength(rec.prev) - byteLength(rec.entry.value);
         rec.entry.value = rec.prev;

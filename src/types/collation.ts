@@ -15,6 +15,8 @@
  * - `*_general_ci`, `latin1_swedish_ci`, `ascii_general_ci` (PAD SPACE): per character, the
  *   base letter upper-cased (no expansions: 'ß' = 's'); characters beyond the BMP all weigh U+FFFD.
  */
+import { asciiCompare, asciiWeight } from './collation-ascii.js';
+
 export type PadAttribute = 'PAD SPACE' | 'NO PAD';
 
 export interface Collation {
@@ -94,6 +96,8 @@ function ucaAsWeight(s: string): string {
 }
 
 function ucaWeight(s: string, keepAccents = false): string {
+  const ascii = asciiWeight(s, UCA_ASCII);
+  if (ascii !== null) return ascii;
   const folded = keepAccents && !isAscii(s) ? s.normalize('NFKD').toUpperCase().toLowerCase() : ucaFold(s);
   let out = '';
   for (let i = 0; i < folded.length; i++) {
@@ -108,6 +112,8 @@ function ucaWeight(s: string, keepAccents = false): string {
 const generalCache = new Map<number, string>();
 
 const GENERAL_ASCII: readonly string[] = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c >= 97 && c <= 122 ? c - 32 : c));
+/** code (0..127) -> its general_ci weight (upper case), for asciiCompare. */
+const GENERAL_TABLE = Uint8Array.from({ length: 128 }, (_, c) => (c >= 97 && c <= 122 ? c - 32 : c));
 
 function generalChar(code: number): string {
   if (code < 0x80) return GENERAL_ASCII[code] as string;
@@ -172,7 +178,10 @@ function make(name: string, id: number, family: Family, opts: { isDefault?: bool
   }
   const base = family === 'uca' ? (s: string): string => ucaWeight(s) : family === 'uca_as' ? ucaAsWeight : generalWeight;
   const weight = padAttribute === 'PAD SPACE' ? (s: string): string => base(trimTrailingSpaces(s)) : base;
-  const compare = (a: string, b: string): number => (a === b ? 0 : compareCodePoints(weight(a), weight(b)));
+  const table = family === 'general' ? GENERAL_TABLE : UCA_ASCII;
+  const pad = padAttribute === 'PAD SPACE';
+  const compare = (a: string, b: string): number =>
+    a === b ? 0 : (asciiCompare(a, b, table, pad) ?? compareCodePoints(weight(a), weight(b)));
   return { name, charset, id, isDefault, padAttribute, binary: false, weight, compare, likeFold: ciLikeFold };
 }
 

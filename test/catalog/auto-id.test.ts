@@ -37,10 +37,30 @@ describe.each(factories)('AUTO_INCREMENT allocation ($name)', (factory) => {
 
   it('keeps a multi-id allocation consecutive across block boundaries', async () => {
     const { cat, info } = await setup(10);
-    expect(await cat.allocAutoId(info, 8)).toBe(1n); // block [1,11)
-    expect(await cat.allocAutoId(info, 5)).toBe(11n); // 9,10 abandoned; new block [11,21)
-    expect(await cat.allocAutoId(info, 25)).toBe(21n); // larger than the step: block of 25
-    expect(await cat.allocAutoId(info, 1)).toBe(46n);
+    expect(await cat.allocAutoId(info, 2)).toBe(1n); // block [1,11)
+    expect(await cat.allocAutoId(info, 5)).toBe(3n);
+    expect(await cat.allocAutoId(info, 8)).toBe(8n); // 8..10 left: extended by [11,43) (4 x 8)
+    expect(await cat.allocAutoId(info, 1)).toBe(16n);
+    expect(await cat.allocAutoId(info, 100)).toBe(17n); // 17..42 left: extended by 400 ids
+    expect(await cat.allocAutoId(info, 1)).toBe(117n);
+  });
+
+  it('abandons the rest of a block when another process reserved after it', async () => {
+    const { cat, info } = await setup(10);
+    const other = await Catalog.open(s.txns, { autoIdStep: 10 });
+    expect(await cat.allocAutoId(info, 8)).toBe(1n); // block [1,33)
+    expect(await other.allocAutoId(info, 1)).toBe(33n); // other's block [33,43)
+    expect(await cat.allocAutoId(info, 30)).toBe(43n); // 9..32 abandoned: fresh block [43,163)
+    expect(await other.allocAutoId(info, 1)).toBe(34n);
+  });
+
+  it('bulk allocations of thousands of ids stay gapless over many statements', async () => {
+    const { cat, info } = await setup(1000);
+    let expected = 1n;
+    for (const n of [2716, 2716, 2700, 2716, 1000, 2716, 2224, 1, 5000]) {
+      expect(await cat.allocAutoId(info, n)).toBe(expected);
+      expected += BigInt(n);
+    }
   });
 
   it('never overlaps under concurrency, within and across catalogs', async () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, test } from 'vitest';
-import { decodeRow, encodeRow } from '../../src/codec/index.js';
+import { decodeRow, decodeRowInto, encodeRow } from '../../src/codec/index.js';
 import type { ColumnType, Value } from '../../src/types/index.js';
 import { DateTime, Decimal, Duration, makeType } from '../../src/types/index.js';
 import { fromHex, toHex } from '../../src/util/index.js';
@@ -52,6 +52,11 @@ function roundTrip(c: Case): void {
   const got = decodeRow(row, ask);
   const byId = new Map(c.stored.map((s) => [s.id, s.value]));
   expect(got.map(norm)).toEqual(ask.map((col) => norm(byId.has(col.id) ? byId.get(col.id) : undefined)));
+  // decodeRowInto (the scan fast path): same values into reversed slots, absent ones untouched.
+  const into: Value[] = ask.map(() => 'untouched');
+  const absent = decodeRowInto(row, ask, into, ask.map((_, i) => ask.length - 1 - i));
+  expect(absent).toBe(got.filter((v) => v === undefined).length);
+  expect([...into].reverse().map(norm)).toEqual(got.map((v) => norm(v === undefined ? 'untouched' : v)));
 }
 
 describe('worked examples (frozen on-disk format)', () => {

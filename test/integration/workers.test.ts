@@ -91,4 +91,22 @@ describe('--workers 2', () => {
     );
     for (const c of conns) await c.end();
   }, 60_000);
+
+  it('SIGTERM stops the primary once connections were handed to the workers', async () => {
+    const dir = tempDir('workers-stop');
+    const node = await spawnNode(dir, ['--workers', '2']);
+    try {
+      for (let i = 0; i < 4; i++) {
+        const c = await mysql.createConnection({ host: '127.0.0.1', port: node.port, user: 'root' });
+        await c.query('SELECT 1');
+        await c.end();
+      }
+      const exited = node.stop().then(() => 'exited');
+      const verdict = await Promise.race([exited, new Promise((r) => setTimeout(() => r('still running after 20 s'), 20_000))]);
+      expect(verdict).toBe('exited');
+    } finally {
+      await node.kill();
+      removeDir(dir);
+    }
+  }, 40_000);
 });

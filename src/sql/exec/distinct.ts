@@ -11,6 +11,8 @@ export function distinctFactory(child: ExecFactory, schema?: RowSchema): ExecFac
 
 class DistinctExec implements Executor {
   private readonly seen = new Set<string>();
+  /** One-column rows holding a string: keyed by the bare weight (no type prefix to concatenate). */
+  private readonly seenStrings = new Set<string>();
 
   constructor(
     private readonly child: Executor,
@@ -22,10 +24,14 @@ class DistinctExec implements Executor {
       const batch = await this.child.next();
       if (batch === null) return null;
       const out: Row[] = [];
+      const coll = this.colls[0];
       for (const r of batch) {
-        const k = rowKey(r, this.colls);
-        if (this.seen.has(k)) continue;
-        this.seen.add(k);
+        const v = r[0];
+        const bare = r.length === 1 && typeof v === 'string';
+        const set = bare ? this.seenStrings : this.seen;
+        const k = bare ? (coll === undefined ? v : coll.weight(v)) : rowKey(r, this.colls);
+        if (set.has(k)) continue;
+        set.add(k);
         out.push(r);
       }
       if (out.length > 0) return out;

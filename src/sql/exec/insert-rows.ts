@@ -12,8 +12,11 @@ import type { Expr, InsertStmt } from '../parse/index.js';
 import type { ExecContext } from './context.js';
 import { implicitZero, nullIntoNotNull } from './column-values.js';
 
-/** A VALUES item: an evaluator, or DEFAULT. */
-export type ValueSource = Evaluator | null;
+/**
+ * A VALUES item: an evaluator, DEFAULT (null), or a non-NULL literal's value itself (a bulk
+ * INSERT's thousands of literals then need no closure each; a Value is never a function).
+ */
+export type ValueSource = Evaluator | null | Exclude<Value, null>;
 
 export interface NewRows {
   readonly rows: Value[][];
@@ -41,7 +44,10 @@ export function targetColumns(table: TableInfo, names: readonly string[]): Colum
 export function compileValues(stmt: InsertStmt, width: number, rows: ReadonlyArray<readonly Expr[]> = stmt.rows, scope: Scope = EMPTY_SCHEMA): ValueSource[][] {
   return rows.map((row, i) => {
     if (row.length !== width) throw SqlError.of('ER_WRONG_VALUE_COUNT_ON_ROW', i + 1);
-    return row.map((e) => (e.kind === 'default' && e.column === undefined ? null : compileExpr(e, scope, 'field list')));
+    return row.map((e) => {
+      if (e.kind === 'literal' && e.value !== null) return e.value;
+      return e.kind === 'default' && e.column === undefined ? null : compileExpr(e, scope, 'field list');
+    });
   });
 }
 
@@ -70,7 +76,7 @@ export class RowBuilder {
       for (let i = 0; i < this.targets.length; i++) {
         const col = this.targets[i] as ColumnInfo;
         const s = src[i] as ValueSource | Value;
-        const raw = evaluated ? (s as Value) : s === null ? defaultOf(col, defaults, ctx) : (s as Evaluator)(input, ctx);
+        const raw = evaluated ? (s as Value) : s === null ? defaultOf(col, defaults, ctx) : typeof s === 'function' ? s(input, ctx) : s;
         row[col.offset] = this.store(col, raw, r + 1, multi, ctx);
       }
       const id = this.autoInc >= 0 ? row[this.autoInc] : undefined;

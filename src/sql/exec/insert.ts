@@ -32,7 +32,7 @@ export function compileInsert(stmt: InsertStmt, schema: Schema, currentDb: strin
   const table = resolveTable(schema, currentDb, stmt.table);
   rejectViewTarget(table, 'INSERT');
   const targets = targetColumns(table, stmt.columns);
-  const valueSubs = stmt.select === undefined ? planRowSubqueries(stmt.rows.flat(), EMPTY_SCHEMA, schema, currentDb, stmt, table) : null;
+  const valueSubs = stmt.select === undefined && !plainValues(stmt) ? planRowSubqueries(stmt.rows.flat(), EMPTY_SCHEMA, schema, currentDb, stmt, table) : null;
   const values = stmt.select === undefined ? compileValues(stmt, targets.length, valueRows(stmt, valueSubs), valueSubs?.schema) : null;
   const valueRunner = valueSubs === null ? null : runnerFactory(valueSubs);
   const select = stmt.select === undefined ? null : compileInsertSelect(stmt, schema, currentDb, targets.length);
@@ -55,6 +55,11 @@ export function compileInsert(stmt: InsertStmt, schema: Schema, currentDb: strin
   };
   const plan = select === null ? { name: 'Insert' as const } : { name: 'Insert' as const, source: select.plan };
   return { columns: [], schemaVersion: schema.version, readOnly: false, plan, run };
+}
+
+/** True when every VALUES item is a literal, `?` or DEFAULT (no subquery to plan; bulk loads). */
+function plainValues(stmt: InsertStmt): boolean {
+  return stmt.rows.every((row) => row.every((e) => e.kind === 'literal' || e.kind === 'param' || (e.kind === 'default' && e.column === undefined)));
 }
 
 /** The VALUES rows with subqueries replaced by hidden columns (same shape as stmt.rows). */

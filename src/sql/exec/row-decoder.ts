@@ -3,7 +3,7 @@
  * end. Only the needed columns are decoded (the others stay null); the int-handle PK column
  * comes from the key; columns added after the row was written read as their origin default.
  */
-import { decodeRow, decodeRecordKey, type Handle } from '../../codec/index.js';
+import { decodeIntHandle, decodeRow, decodeRowInto, decodeRecordKey, type Handle } from '../../codec/index.js';
 import { columnOriginValue, type ColumnInfo, type TableInfo } from '../../catalog/index.js';
 import { type ColumnType, DateTime, type Value } from '../../types/index.js';
 import { primaryIndex } from '../plan/index.js';
@@ -33,23 +33,38 @@ export class RowDecoder {
 
   /** Decodes a record whose handle is known. */
   decode(handle: Handle, value: Uint8Array): Row {
+    const row = this.values(value);
+    if (handle.kind === 'int') this.setIntHandle(row, handle.value);
+    else row[this.width] = handle.encoded;
+    return row;
+  }
+
+  /** Decodes a record read by key (scans); an int handle is read without a Handle object. */
+  decodeKeyed(key: Uint8Array, value: Uint8Array): Row {
+    if (this.table.handleKind !== 'int') return this.decode(decodeRecordKey(key, 'common').handle, value);
+    const row = this.values(value);
+    this.setIntHandle(row, decodeIntHandle(key));
+    return row;
+  }
+
+  private setIntHandle(row: Row, handle: bigint): void {
+    if (this.intPk >= 0) row[this.intPk] = handle;
+    row[this.width] = handle;
+  }
+
+  /** The row with the needed stored columns decoded (the others null, the handle slot unset). */
+  private values(value: Uint8Array): Row {
     const row = new Array<Value>(this.width + 1).fill(null);
-    const vals = this.decodeCols.length === 0 ? [] : decodeRow(value, this.decodeCols);
+    if (this.decodeCols.length === 0) return row;
+    if (decodeRowInto(value, this.decodeCols, row, this.offsets) === 0) return row;
+    // Columns added after this row was written read as their origin default (rare: redo).
+    const vals = decodeRow(value, this.decodeCols);
     for (let i = 0; i < this.offsets.length; i++) {
       const v = vals[i];
       const off = this.offsets[i] as number;
       row[off] = v === undefined ? this.missing(off) : v;
     }
-    if (handle.kind === 'int') {
-      if (this.intPk >= 0) row[this.intPk] = handle.value;
-      row[this.width] = handle.value;
-    } else row[this.width] = handle.encoded;
     return row;
-  }
-
-  /** Decodes a record read by key (scans). */
-  decodeKeyed(key: Uint8Array, value: Uint8Array): Row {
-    return this.decode(decodeRecordKey(key).handle, value);
   }
 
   private missing(off: number): Value {

@@ -5,7 +5,7 @@
 import { compareStrings, compareValues, compileExpr, deriveCollation, enumSortType, numericView, type Evaluator } from '../expr/index.js';
 import type { PlanNode, SortItem } from '../plan/index.js';
 import type { RowSchema } from '../plan/index.js';
-import { collationOf, type Collation, type Value } from '../../types/index.js';
+import { collationOf, isAsciiString, type Collation, type Value } from '../../types/index.js';
 import type { ExecContext } from './context.js';
 import { drain, fromRows, type ExecFactory, type Row } from './executor.js';
 import { compileLimit } from './limit-values.js';
@@ -42,30 +42,66 @@ export function compileSorter(items: readonly SortItem[], schema: RowSchema): So
   const dirs = items.map((o) => (o.desc ? -1 : 1));
   const colls = items.map((o, i) => (enums[i] !== undefined ? collationOf('binary') : deriveCollation(o.expr, schema).collation));
   const weighed = colls.some((c) => !c.binary);
+  const n = evals.length;
   return (rows, ctx) => {
-    const keyed = rows.map((row, i) => {
-      const keys = evals.map((e) => e(row, ctx));
-      return { row, i, keys, weights: weighed ? weightsOf(keys, colls) : null };
-    });
+    const keyed = new Array<Keyed>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as Row;
+      const keys = new Array<Value>(n);
+      for (let k = 0; k < n; k++) keys[k] = (evals[k] as Evaluator)(row, ctx);
+      keyed[i] = { row, i, keys, weights: weighed ? weightsOf(keys, colls) : null };
+    }
     keyed.sort((a, b) => {
-      for (let k = 0; k < dirs.length; k++) {
-        const wa = a.weights?.[k];
-        const wb = b.weights?.[k];
-        const c = wa !== undefined && wb !== undefined ? compareStrings(wa, wb) : compareNullsFirst(a.keys[k] as Value, b.keys[k] as Value);
+      for (let k = 0; k < n; k++) {
+        const c = a.weights !== null ? compareWeighed(a, b, k, colls[k] as Collation) : compareNullsFirst(a.keys[k] as Value, b.keys[k] as Value);
         if (c !== 0) return c * (dirs[k] as number);
       }
       return a.i - b.i;
     });
-    return keyed.map((k) => k.row);
+    const out = new Array<Row>(keyed.length);
+    for (let i = 0; i < keyed.length; i++) out[i] = (keyed[i] as Keyed).row;
+    return out;
   };
 }
 
-/** Sort keys of strings under `_ci` collations, computed once per row (undefined: compare the value). */
+interface Keyed {
+  readonly row: Row;
+  readonly i: number;
+  readonly keys: Value[];
+  /** Per key: the collation weight of a non-ASCII string under a `_ci` collation, computed once. */
+  readonly weights: Array<string | undefined> | null;
+}
+
+/**
+ * Weights of the non-ASCII strings under `_ci` collations (undefined elsewhere). ASCII strings
+ * compare through the collation's allocation-free ASCII path instead (collation-ascii.ts);
+ * their weight is only computed (and kept) when compared with a non-ASCII one.
+ */
 function weightsOf(keys: readonly Value[], colls: readonly Collation[]): Array<string | undefined> {
-  return keys.map((v, k) => {
+  const out = new Array<string | undefined>(keys.length);
+  for (let k = 0; k < keys.length; k++) {
+    const v = keys[k];
     const c = colls[k] as Collation;
-    return typeof v === 'string' && !c.binary ? c.weight(v) : undefined;
-  });
+    out[k] = typeof v === 'string' && !c.binary && !isAsciiString(v) ? c.weight(v) : undefined;
+  }
+  return out;
+}
+
+/** Compares key k of two rows of a sort with `_ci` keys (strings by collation, the rest by value). */
+function compareWeighed(a: Keyed, b: Keyed, k: number, coll: Collation): number {
+  const va = a.keys[k] as Value;
+  const vb = b.keys[k] as Value;
+  if (coll.binary || typeof va !== 'string' || typeof vb !== 'string') return compareNullsFirst(va, vb);
+  const wa = (a.weights as Array<string | undefined>)[k];
+  const wb = (b.weights as Array<string | undefined>)[k];
+  if (wa === undefined && wb === undefined) return coll.compare(va, vb);
+  return compareStrings(wa ?? weightOf(a, k, coll), wb ?? weightOf(b, k, coll));
+}
+
+function weightOf(e: Keyed, k: number, coll: Collation): string {
+  const w = coll.weight(e.keys[k] as string);
+  (e.weights as Array<string | undefined>)[k] = w;
+  return w;
 }
 
 export function compareNullsFirst(a: Value, b: Value): number {

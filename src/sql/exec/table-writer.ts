@@ -54,6 +54,8 @@ export class TableWriter {
   readonly indexes: readonly IndexInfo[];
   private readonly uniques: readonly IndexInfo[];
   private readonly pk: IndexInfo | undefined;
+  /** The table definition's meta key (lockTable), built on first use. */
+  private defKey: Uint8Array | undefined;
 
   constructor(readonly table: TableInfo) {
     this.indexes = writableIndexes(table);
@@ -67,7 +69,8 @@ export class TableWriter {
 
   /** Makes a concurrent DDL on the table conflict with this statement's transaction. */
   lockTable(ctx: ExecContext): void {
-    ctx.txn.lockKeys([ctx.catalog.tableDefKey(this.table)]);
+    this.defKey ??= ctx.catalog.tableDefKey(this.table);
+    ctx.txn.lockKeys([this.defKey]);
   }
 
   /** The first existing row `row` would collide with (PRIMARY if `checkPk`, then unique indexes). */
@@ -135,6 +138,8 @@ export class TableWriter {
     }
     const changes: Array<{ oldKey: Uint8Array; key: Uint8Array; value: Uint8Array }> = [];
     for (const ix of this.indexes) {
+      // Same handle and the very same values in the indexed columns: the entry cannot change.
+      if (!moved && ix.columns.every((c) => oldRow[c.offset] === newRow[c.offset])) continue;
       const o = indexEntry(this.table, ix, oldRow, oldHandle);
       const n = indexEntry(this.table, ix, newRow, newHandle);
       if (bytesEqual(o.key, n.key) && bytesEqual(o.value, n.value)) continue;

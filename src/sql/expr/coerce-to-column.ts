@@ -190,7 +190,7 @@ function storeString(v: Exclude<Value, null>, t: ColumnType, site: Site): string
     const chars = Array.from(s);
     if (chars.length > t.length) s = tooLong(s, chars.slice(0, t.length).join(''), site);
   }
-  return t.kind === 'char' ? s.replace(/ +$/, '') : s;
+  return t.kind === 'char' && s.charCodeAt(s.length - 1) === 32 ? s.replace(/ +$/, '') : s;
 }
 
 /** Bytes that are not UTF-8 (escaped by the decoder): 1366, or '?' per byte with a warning. */

@@ -189,7 +189,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     let errno: number | undefined;
     let done: ExecResult | undefined;
     this.currentPlan = undefined;
-    this.control.begin(stmt, this.info);
+    this.control.begin(stmt, stmt.kind === 'select' ? this.info : null);
     try {
       await authorize(this.requester(), stmt);
       rejectInfoSchemaWrite(stmt, this.db, this.user, this.host);
