@@ -13,8 +13,15 @@ import type { StatusHandlers } from './status-server.js';
 
 const HEALTH_REQ = 'shale:health-req';
 const HEALTH_RES = 'shale:health-res';
-/** A worker that does not answer a health request within this long counts as unhealthy. */
+/** How long the primary waits for a worker's answer to a health request. */
 const WORKER_ANSWER_MS = 1_500;
+/**
+ * A worker that does not answer in time (its event loop busy with a long statement, e.g. a bulk
+ * INSERT under load) is judged by its last answer if that is younger than this; only a worker
+ * silent for longer counts as unhealthy. Without it, HAProxy marked busy nodes down and cut
+ * their sessions in the middle of a sysbench prepare.
+ */
+const LAST_ANSWER_VALID_MS = 10_000;
 
 interface HealthRequest {
   readonly type: typeof HEALTH_REQ;
@@ -52,12 +59,16 @@ export function answerPrimary(registry: Registry, health: () => Promise<HealthRe
 export class WorkerStatus implements StatusHandlers {
   private readonly aggregator = new AggregatorRegistry();
   private readonly pending = new Map<number, (report: HealthReport) => void>();
+  /** The last report of each worker (by cluster worker id) and when it arrived. */
+  private readonly last = new Map<number, { readonly report: HealthReport; readonly at: number }>();
   private nextId = 0;
   private stopping = false;
 
   constructor(private readonly expected: number) {
-    cluster.on('message', (_worker, msg: unknown) => {
+    cluster.on('message', (worker: { id: number }, msg: unknown) => {
       if (!isMessage<HealthResponse>(msg, HEALTH_RES)) return;
+      // Late answers count too: they keep the worker's last report fresh.
+      this.last.set(worker.id, { report: msg.report, at: Date.now() });
       this.pending.get(msg.id)?.(msg.report);
     });
   }
@@ -81,10 +92,20 @@ export class WorkerStatus implements StatusHandlers {
     return bad ?? reports[0] ?? { ok: false, status: 'unavailable', error: 'no workers' };
   }
 
+  /** The worker's last answer if it is recent enough to stand in for a late one. */
+  private lastAnswer(workerId: number): HealthReport | undefined {
+    const seen = this.last.get(workerId);
+    return seen !== undefined && Date.now() - seen.at <= LAST_ANSWER_VALID_MS ? seen.report : undefined;
+  }
+
   private ask(worker: NonNullable<(typeof cluster.workers)>[string]): Promise<HealthReport> {
     const id = this.nextId++;
     return new Promise<HealthReport>((resolve) => {
-      const timer = setTimeout(() => done({ ok: false, status: 'unavailable', error: `a worker did not answer within ${WORKER_ANSWER_MS} ms` }), WORKER_ANSWER_MS);
+      const timer = setTimeout(() => {
+        // A worker that died meanwhile has no say; a live one that is busy keeps its last answer.
+        const alive = worker !== undefined && !worker.isDead() && worker.isConnected();
+        done((alive ? this.lastAnswer(worker.id) : undefined) ?? { ok: false, status: 'unavailable', error: `a worker did not answer within ${WORKER_ANSWER_MS} ms` });
+      }, WORKER_ANSWER_MS);
       const done = (report: HealthReport): void => {
         clearTimeout(timer);
         this.pending.delete(id);

@@ -14,7 +14,7 @@ import { findExecutable, spawnDetached, tailFile, type Ownership, type Started }
 import { readClusterState, stateFilePath, writeClusterState, type ClusterState } from './state-file.js';
 import { stopInOrder } from './teardown.js';
 import { LOCAL_HOST, planCluster, portClaims, type ClusterLayout, type ClusterOptions, type NodeLayout } from './topology.js';
-import { etcdHealthy, portAccepts, portIsFree, waitUntil } from './wait.js';
+import { etcdHealthy, nodeHealthy, portAccepts, portIsFree, waitUntil } from './wait.js';
 
 /** How long each kind of process may take to become ready. */
 const ETCD_READY_MS = 30_000;
@@ -144,7 +144,10 @@ class Launch {
         logFile: n.logFile,
         ours: nodeOwnership(n.port),
       });
-      await this.ready(t, () => portAccepts(n.port), `to accept connections on port ${n.port}`, NODE_READY_MS);
+      // Healthy, not only accepting: HAProxy's first check of a node whose workers still start
+      // fails, and a failed check cuts the sessions already sent to it.
+      const serving = async (): Promise<boolean> => (await portAccepts(n.port)) && (await nodeHealthy(n.statusPort));
+      await this.ready(t, serving, `to accept connections on port ${n.port} and report healthy on ${n.statusPort}`, NODE_READY_MS);
       return t;
     };
     const [first, ...rest] = layout.nodes;

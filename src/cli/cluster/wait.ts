@@ -1,6 +1,6 @@
 /**
  * Readiness probes for `shale cluster up`: a port is free, a port accepts connections, an etcd
- * member reports itself healthy. Each probe answers once; `waitUntil` polls one until it holds.
+ * member or a SQL node reports itself healthy. Each probe answers once; `waitUntil` polls one until it holds.
  */
 import { get } from 'node:http';
 import { createConnection, createServer } from 'node:net';
@@ -37,6 +37,23 @@ export function etcdHealthy(clientPort: number, host = LOCAL_HOST, timeoutMs = 2
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve(res.statusCode === 200 && healthBody(body)));
+      res.on('error', () => resolve(false));
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+  });
+}
+
+/**
+ * True when a SQL node's status server answers `GET /health` with 200: every worker process of
+ * the node is up and its store answers. (Its SQL port accepts connections earlier: with
+ * `--workers` the primary takes them while the workers still start.)
+ */
+export function nodeHealthy(statusPort: number, host = LOCAL_HOST, timeoutMs = 3_000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = get({ host, port: statusPort, path: '/health', timeout: timeoutMs }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode === 200));
       res.on('error', () => resolve(false));
     });
     req.on('timeout', () => req.destroy());
