@@ -1,4 +1,4 @@
-import { copyBytes } from './byte-pool.js';
+import { copyBytes } from '../util/index.js';
 
 /**
  * A growable output buffer with a DataView, used by every encoder so values are written in
@@ -39,7 +39,7 @@ export class ByteWriter {
     this.pos += src.length;
   }
 
-  /** A copy of the bytes written so far (pooled: see byte-pool.ts). */
+  /** A copy of the bytes written so far (pooled: see util/byte-slab.ts). */
   finish(): Uint8Array {
     return copyBytes(this.buf, 0, this.pos);
   }

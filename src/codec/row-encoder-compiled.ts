@@ -7,7 +7,7 @@
  * frozen: part of the on-disk format.
  */
 import type { ColumnType, Value } from '../types/index.js';
-import { allocBytes } from './byte-pool.js';
+import { allocBytes } from '../util/index.js';
 import { sharedWriter } from './byte-writer.js';
 import { MAX_COLUMNS, ROW_FLAG_BIG, ROW_HEADER_LEN, ROW_VERSION, SMALL_MAX_ID, SMALL_MAX_OFFSET } from './row-format.js';
 import { sortedOrder, writeClassValue } from './row-encoder.js';

@@ -19,3 +19,4 @@ export {
 } from './surrogate-escape.js';
 export { assert, assertNever } from './assert.js';
 export { listen } from './listen.js';
+export { allocBytes, copyBytes, MAX_POOLED } from './byte-slab.js';

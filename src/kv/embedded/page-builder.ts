@@ -4,47 +4,26 @@
  * Every new ArrayBuffer costs about a microsecond (backing store + GC tracking), which dominated
  * get/batchGet/scan. So byte strings copied out of LMDB memory are staged in one reusable
  * scratch buffer and then copied into ONE region per result page, handed out as Uint8Array views
- * of it; small regions are carved from a shared slab (like Node's Buffer pool).
+ * of it; small regions are carved from the shared slab of util/byte-slab.ts.
  *
  * Ownership contract: a region is never handed out twice and never written after it is
  * returned, so each view belongs to its caller. Views share an underlying ArrayBuffer: callers
  * must respect byteOffset/byteLength (never use `.buffer` whole, never transfer/detach it).
- * A view keeps its whole slab/page alive (bounded: SLAB_BYTES or one page).
+ * A view keeps its whole slab/page alive (bounded: one 8 KiB slab or one page).
  * Single-threaded, synchronous use only (append ... finish with no await between).
  */
-
-const SLAB_BYTES = 8192;
-/** Regions up to this size come from the slab; larger ones get their own allocation. */
-const SLAB_MAX_REGION = 1024;
-let slab = new Uint8Array(SLAB_BYTES);
-let slabUsed = 0;
-
-/** A zero-filled, caller-owned region of `len` bytes. */
-export function allocOwned(len: number): Uint8Array {
-  if (len > SLAB_MAX_REGION) return new Uint8Array(len);
-  return allocSmall(len);
-}
+import { allocBytes, MAX_POOLED } from '../../util/index.js';
 
 /**
  * A caller-owned region of `len` bytes that the caller overwrites whole (contents undefined):
- * large ones skip allocOwned's zero fill.
+ * large ones skip the zero fill.
  */
 function allocFilled(len: number): Uint8Array {
-  if (len > SLAB_MAX_REGION) {
+  if (len > MAX_POOLED) {
     const b = Buffer.allocUnsafeSlow(len);
     return new Uint8Array(b.buffer, b.byteOffset, len);
   }
-  return allocSmall(len);
-}
-
-function allocSmall(len: number): Uint8Array {
-  if (slabUsed + len > SLAB_BYTES) {
-    slab = new Uint8Array(SLAB_BYTES);
-    slabUsed = 0;
-  }
-  const out = new Uint8Array(slab.buffer, slabUsed, len);
-  slabUsed += len;
-  return out;
+  return allocBytes(len);
 }
 
 /** Copies src[srcStart, srcStart + len) to dst at dstStart without creating Buffer objects. */

@@ -14,7 +14,8 @@
  * absent = 0) and the tombstone-GC safe point under "gcSafePoint" (same encoding).
  */
 
-import { allocOwned, copyInto } from './page-builder.js';
+import { allocBytes } from '../../util/index.js';
+import { copyInto } from './page-builder.js';
 
 export const HEADER_BYTES = 9;
 export const KIND_TOMBSTONE = 0;
@@ -62,7 +63,7 @@ export function encodeTombstone(ts: bigint): Buffer {
  * small copies are slab regions, see page-builder.ts).
  */
 export function copyPayload(stored: Uint8Array): Uint8Array {
-  const out = allocOwned(stored.length - HEADER_BYTES);
+  const out = allocBytes(stored.length - HEADER_BYTES);
   copyInto(stored, HEADER_BYTES, out.length, out, 0);
   return out;
 }

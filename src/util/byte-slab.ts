@@ -1,6 +1,7 @@
 /**
- * Allocation of the codec's small outputs (keys, index values, row values): views into shared
- * 8 KiB slabs instead of one ArrayBuffer each. A fresh ArrayBuffer costs a zeroed off-heap
+ * Allocation of small caller-owned byte arrays (the codec's keys and row values, the embedded
+ * store's result pages and payload copies): views into shared 8 KiB slabs instead of one
+ * ArrayBuffer each. A fresh ArrayBuffer costs a zeroed off-heap
  * allocation plus a GC-tracked extension (~0.3-0.5 µs for a 19-byte key or a 200-byte row);
  * a view into a slab costs a tenth of that, and the GC frees a slab once no view of it is left.
  *
@@ -10,12 +11,13 @@
  * outputs above MAX_POOLED bytes get their own buffer.
  */
 const SLAB_BYTES = 8192;
-const MAX_POOLED = 1024;
+/** Arrays up to this size come from the slab; larger ones get their own buffer. */
+export const MAX_POOLED = 1024;
 
 let slab = new ArrayBuffer(SLAB_BYTES);
 let used = 0;
 
-/** A new, zero-length-safe byte array of `n` bytes (contents unspecified: the caller fills all of it). */
+/** A new, zero-filled byte array of `n` bytes (a slab region when small). */
 export function allocBytes(n: number): Uint8Array {
   if (n > MAX_POOLED) return new Uint8Array(n);
   if (used + n > SLAB_BYTES) {
