@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Store } from '../../src/kv/index.js';
 import { openStore } from '../../src/kv/index.js';
+import { utf8Decode, utf8Encode } from '../../src/util/index.js';
 import { sharedEtcdUrl } from '../helpers/etcd.js';
 
 /** A fresh, empty keyspace of one backend; open() may be called again after close() (reopen). */
@@ -18,6 +19,17 @@ export const BACKENDS: Readonly<Record<string, () => Promise<BackendSpace>>> = {
 };
 
 export { selectedBackends } from '../helpers/backends.js';
+
+/** The value of `key` as text in a fresh snapshot of `store` (undefined when absent). */
+export async function readText(store: Store, key: string): Promise<string | undefined> {
+  const snap = await store.snapshot();
+  try {
+    const v = await snap.get(utf8Encode(key));
+    return v === undefined ? undefined : utf8Decode(v);
+  } finally {
+    snap.release();
+  }
+}
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -3,20 +3,10 @@ import { rmSync } from 'node:fs';
 import type { Mutation } from '../../src/kv/index.js';
 import { EmbeddedStore } from '../../src/kv/embedded/index.js';
 import { utf8Decode, utf8Encode } from '../../src/util/index.js';
-import { tempDir } from './backends.js';
+import { readText, tempDir } from './backends.js';
 
 const b = (s: string): Uint8Array => utf8Encode(s);
 const put = (key: string, value: string): Mutation => ({ op: 'put', key: b(key), value: b(value) });
-
-async function read(store: EmbeddedStore, key: string): Promise<string | undefined> {
-  const snap = await store.snapshot();
-  try {
-    const v = await snap.get(b(key));
-    return v === undefined ? undefined : utf8Decode(v);
-  } finally {
-    snap.release();
-  }
-}
 
 async function withStores<T>(count: number, fn: (stores: EmbeddedStore[]) => Promise<T>): Promise<T> {
   const dir = tempDir('shale-pipeline-');
@@ -42,7 +32,7 @@ describe('embedded store commits under concurrency', () => {
       expect(won).toHaveLength(1);
       for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ errno: 1213 });
       const winner = results.findIndex((r) => r.status === 'fulfilled');
-      expect(await read(s, 'k')).toBe(`v${winner}`);
+      expect(await readText(s, 'k')).toBe(`v${winner}`);
     });
   });
 
@@ -55,7 +45,7 @@ describe('embedded store commits under concurrency', () => {
       snap.release();
       await expect(first).resolves.toBeTypeOf('bigint');
       await expect(second).rejects.toMatchObject({ errno: 1213 });
-      expect(await read(s, 'b')).toBeUndefined();
+      expect(await readText(s, 'b')).toBeUndefined();
     });
   });
 
@@ -100,8 +90,8 @@ describe('embedded store commits under concurrency', () => {
       const work: Array<Promise<void>> = [];
       for (let i = 0; i < 30; i++) work.push(increment(s1), increment(s2));
       await Promise.all(work);
-      expect(await read(s1, 'n')).toBe('60');
-      expect(await read(s2, 'n')).toBe('60');
+      expect(await readText(s1, 'n')).toBe('60');
+      expect(await readText(s2, 'n')).toBe('60');
     });
   });
 
@@ -115,7 +105,7 @@ describe('embedded store commits under concurrency', () => {
       await s2.commit({ startTs: snap.startTs, mutations: [put('x', 'from-s2')], checkKeys: [] });
       await expect(s1.commit({ startTs: snap.startTs, mutations: [put('x', 'from-s1')], checkKeys: [] })).rejects.toMatchObject({ errno: 1213 });
       snap.release();
-      expect(await read(s1, 'x')).toBe('from-s2');
+      expect(await readText(s1, 'x')).toBe('from-s2');
     });
   });
 

@@ -6,7 +6,7 @@ import { applyCommit, COUNTER_KEY, readCounter, type CommitOutcome, type Embedde
 import { getFastIn, LmdbSnapshot, MAX_KEY_BYTES, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
 import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
-import { mapWriteError, openError } from './storage-errors.js';
+import { isRetryableWriteFailure, mapWriteError, openError, writeCause } from './storage-errors.js';
 import { TombstoneGc } from './tombstone-gc.js';
 import { readTs } from './value-format.js';
 
@@ -37,6 +37,8 @@ export interface EmbeddedStoreOptions {
 const MAX_WRITE_KEY_BYTES = MAX_KEY_BYTES - 8;
 const DELETE_RANGE_BATCH = 1000;
 const CONFLICT_BASE = ERRORS.ER_LOCK_DEADLOCK.template;
+/** Attempts of one commit whose write batch failed with a retryable LMDB fault (storage-errors.ts). */
+const COMMIT_ATTEMPTS = 4;
 
 /**
  * The default ShaleDB store: one LMDB environment in a data directory, shared safely by several
@@ -142,7 +144,7 @@ export class EmbeddedStore implements Store {
     validateKeys(req);
     let outcome: CommitOutcome;
     try {
-      outcome = await this.dbs.data.childTransaction(() => applyCommit(this.dbs, req));
+      outcome = await this.applyCommit(req);
       // lmdb-js defaults to overlappingSync: the promise above resolves once the transaction is
       // committed and visible, before its pages are fsync'd. An OK'd commit must be durable, so
       // wait for the flush too (flushes run in order; this one covers our transaction). Commits
@@ -160,6 +162,23 @@ export class EmbeddedStore implements Store {
       'ER_LOCK_DEADLOCK',
       `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`,
     );
+  }
+
+  /**
+   * Runs the commit's check-and-write in the next write batch. A batch that failed with one of
+   * lmdb-js's free-list faults was aborted as a whole (nothing of it applied), so the commit runs
+   * again in a new batch, checking its conflicts afresh; each such retry is reported.
+   */
+  private async applyCommit(req: CommitRequest): Promise<CommitOutcome> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.dbs.data.childTransaction(() => applyCommit(this.dbs, req));
+      } catch (err) {
+        const cause = await writeCause(err);
+        if (attempt >= COMMIT_ATTEMPTS || !isRetryableWriteFailure(cause)) throw err;
+        this.onBackgroundError(`write batch failed (attempt ${attempt} of ${COMMIT_ATTEMPTS}), retrying the commit`, cause);
+      }
+    }
   }
 
   async deleteRange(range: KeyRange): Promise<void> {

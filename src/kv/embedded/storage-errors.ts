@@ -29,6 +29,9 @@ const EIO = 5;
 const ENOSPC = 28;
 const EDQUOT = 122;
 const MDB_MAP_FULL = -30792;
+const MDB_NOTFOUND = -30798;
+const MDB_BAD_VALSIZE = -30781;
+const MDB_PROBLEM = -30779;
 /** Below this much free space an EIO from a write is taken for a full file system. */
 const NEARLY_FULL_BYTES = 1024 * 1024;
 
@@ -39,10 +42,28 @@ export interface WriteFailure {
   readonly storage: boolean;
 }
 
+/** The OS / LMDB error behind a failed lmdb-js write batch (its `commitError`), else `err` itself. */
+export async function writeCause(err: unknown): Promise<unknown> {
+  const inner = (err as { commitError?: unknown } | null)?.commitError;
+  return inner instanceof Promise ? inner.then(() => err, (e: unknown) => e) : err;
+}
+
+/**
+ * True for a failed write batch that is worth running again: lmdb-js 3.5's own free-list code
+ * (its LMDB fork reuses free pages with a cached cursor range) now and then fails a batch under
+ * concurrent writers with "Invalid zero size key" / MDB_BAD_VALSIZE, MDB_NOTFOUND ("Attempting to
+ * delete free-space record") or MDB_PROBLEM, an open upstream bug (HarperFast/harper#686, #689).
+ * The batch is aborted as a whole and the next one succeeds. The store validates key sizes itself
+ * before writing, so these codes never come from a caller's key.
+ */
+export function isRetryableWriteFailure(cause: unknown): boolean {
+  const code = lmdbCode(cause);
+  return code === MDB_BAD_VALSIZE || code === MDB_NOTFOUND || code === MDB_PROBLEM;
+}
+
 /** Maps an error from an lmdb-js write transaction; other errors pass through unchanged. */
 export async function mapWriteError(err: unknown, dir: string, url: string): Promise<WriteFailure> {
-  const inner = (err as { commitError?: unknown } | null)?.commitError;
-  const cause = inner instanceof Promise ? await inner.then(() => err, (e: unknown) => e) : err;
+  const cause = await writeCause(err);
   const errno = lmdbCode(cause);
   if (errno === undefined || !(cause instanceof Error)) return { error: err, storage: false };
   const file = join(dir, 'data.mdb');
