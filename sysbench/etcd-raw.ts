@@ -15,11 +15,14 @@
  *       --duration 10 [--keys 10000] [--value-size 100] [--json]
  */
 import { randomBytes } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { EtcdConnection } from '../src/kv/etcd/connection.js';
 import { describe, isCompacted } from '../src/kv/etcd/rpc-errors.js';
 import { CompareResult, CompareTarget, type RequestOp } from '../src/kv/etcd/rpc-types.js';
+import { drive, positiveInt, stats, type DriveOptions, type OpStats } from './lib/drive.js';
+import { runIfMain } from './lib/script.js';
+
+export type { OpStats } from './lib/drive.js';
 
 export interface RawOptions {
   readonly endpoints: readonly string[];
@@ -27,16 +30,6 @@ export interface RawOptions {
   readonly durationS: number;
   readonly keys: number;
   readonly valueSize: number;
-}
-
-export interface OpStats {
-  /** Completed requests (for txn: commits + conflicts). */
-  readonly ops: number;
-  readonly opsPerSec: number;
-  readonly p50Ms: number;
-  readonly p99Ms: number;
-  /** Failed requests (gRPC errors), not counted in ops. */
-  readonly errors: number;
 }
 
 export interface TxnStats extends OpStats {
@@ -130,41 +123,8 @@ async function preload(conn: EtcdConnection, keys: readonly Uint8Array[], value:
   return rev;
 }
 
-/** Runs `op` in `concurrency` loops for the duration; collects latencies of successful calls. */
-async function drive(opts: RawOptions, op: (worker: number) => Promise<void>): Promise<{ lat: Float64Array; n: number; errors: number; secs: number }> {
-  let lat = new Float64Array(1 << 16);
-  let n = 0;
-  let errors = 0;
-  let firstError = '';
-  const start = performance.now();
-  const end = start + opts.durationS * 1000;
-  const loop = async (worker: number): Promise<void> => {
-    while (performance.now() < end) {
-      const t = performance.now();
-      try {
-        await op(worker);
-      } catch (err) {
-        errors++;
-        firstError ||= describe(err);
-        continue;
-      }
-      if (n === lat.length) {
-        const bigger = new Float64Array(lat.length * 2);
-        bigger.set(lat);
-        lat = bigger;
-      }
-      lat[n++] = performance.now() - t;
-    }
-  };
-  await Promise.all(Array.from({ length: opts.concurrency }, (_, w) => loop(w)));
-  if (errors > 0) process.stderr.write(`etcd-raw: ${errors} failed requests, first: ${firstError}\n`);
-  return { lat, n, errors, secs: (performance.now() - start) / 1000 };
-}
-
-function stats(r: { lat: Float64Array; n: number; errors: number; secs: number }): OpStats {
-  const sorted = r.lat.slice(0, r.n).sort();
-  const pct = (p: number): number => (r.n === 0 ? 0 : (sorted[Math.min(r.n - 1, Math.ceil(p * r.n) - 1)] ?? 0));
-  return { ops: r.n, opsPerSec: r.n / r.secs, p50Ms: pct(0.5), p99Ms: pct(0.99), errors: r.errors };
+function driveOpts(opts: RawOptions): DriveOptions {
+  return { concurrency: opts.concurrency, durationS: opts.durationS, label: 'etcd-raw', describe };
 }
 
 async function runRange(
@@ -174,7 +134,7 @@ async function runRange(
   readRev: () => number,
   setRev: (rev: number) => void,
 ): Promise<OpStats> {
-  const r = await drive(opts, async () => {
+  const r = await drive(driveOpts(opts), async () => {
     const key = keys[Math.floor(Math.random() * keys.length)] as Uint8Array;
     try {
       await conn.call('Range', { key, revision: readRev(), serializable: true }, { retry: 'idempotent' });
@@ -193,7 +153,7 @@ async function runTxn(conn: EtcdConnection, keys: readonly Uint8Array[], value: 
   const seen = new Array<number>(opts.concurrency).fill(loadedRev);
   let committed = 0;
   let conflicts = 0;
-  const r = await drive(opts, async (worker) => {
+  const r = await drive(driveOpts(opts), async (worker) => {
     const picked = new Set<number>();
     while (picked.size < TXN_KEYS) picked.add(Math.floor(Math.random() * keys.length));
     const chosen = [...picked].map((i) => keys[i] as Uint8Array);
@@ -228,13 +188,6 @@ function table(res: RawResult): string {
   ].join('\n');
 }
 
-function positiveInt(name: string, text: string | undefined, dflt: number): number {
-  if (text === undefined) return dflt;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer, got ${text}`);
-  return n;
-}
-
 export async function main(argv: readonly string[]): Promise<RawResult> {
   const { values } = parseArgs({
     args: [...argv],
@@ -262,12 +215,4 @@ export async function main(argv: readonly string[]): Promise<RawResult> {
   return res;
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main(process.argv.slice(2)).then(
-    () => process.exit(0),
-    (err: unknown) => {
-      process.stderr.write(`etcd-raw: ${err instanceof Error ? err.message : String(err)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.url, 'etcd-raw', main);
