@@ -14,9 +14,10 @@ const b = (s: string): Uint8Array => utf8Encode(s);
 const MDB_BAD_VALSIZE = -30781;
 const EIO = 5;
 
-type ChildTxn = (cb: () => unknown) => Promise<unknown>;
+type BatchFn = (cb: () => unknown) => Promise<unknown>;
+type BatchMethod = 'childTransaction' | 'transaction';
 interface Internals {
-  readonly dbs: { readonly data: { childTransaction: ChildTxn } };
+  readonly dbs: { readonly data: Record<BatchMethod, BatchFn> };
 }
 
 /** An error shaped like lmdb-js's rejection of a failed write batch. */
@@ -25,13 +26,16 @@ function batchFailure(code: number, message: string): Error {
   return Object.assign(new Error('Commit failed (see commitError for details)'), { commitError: Promise.reject(cause) });
 }
 
-/** Makes the store's next `failures` write batches fail (after running `before`, if given). */
-function failBatches(store: EmbeddedStore, failures: number, err: () => Error, before?: () => Promise<unknown>): { calls: () => number } {
+/**
+ * Makes the store's next `failures` write batches fail (after running `before`, if given):
+ * commits enter through `childTransaction`, range deletes through `transaction`.
+ */
+function failBatches(store: EmbeddedStore, failures: number, err: () => Error, before?: () => Promise<unknown>, method: BatchMethod = 'childTransaction'): { calls: () => number } {
   const data = (store as unknown as Internals).dbs.data;
-  const original = data.childTransaction.bind(data);
+  const original = data[method].bind(data);
   let calls = 0;
   let left = failures;
-  data.childTransaction = async (cb) => {
+  data[method] = async (cb) => {
     calls++;
     if (left === 0) return original(cb);
     left--;
@@ -104,6 +108,25 @@ describe('embedded store: retry of a write batch failed by an lmdb-js free-list 
       const spy = failBatches(store, 1, () => batchFailure(EIO, 'Input/output error'));
       await expect(store.commit({ startTs: store.latestCommitTs(), mutations: [{ op: 'put', key: b('k'), value: b('v') }], checkKeys: [] })).rejects.toMatchObject({ errno: 1180 });
       expect(spy.calls()).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('runs a failed batch of a range delete (DROP TABLE) again too', async () => {
+    const reports: string[] = [];
+    const store = open(reports);
+    try {
+      const mutations = ['a1', 'a2', 'b1'].map((k) => ({ op: 'put' as const, key: b(k), value: b(k) }));
+      await store.commit({ startTs: store.latestCommitTs(), mutations, checkKeys: [] });
+      const spy = failBatches(store, 1, () => batchFailure(MDB_BAD_VALSIZE, 'MDB_BAD_VALSIZE'), undefined, 'transaction');
+      await store.deleteRange({ start: b('a'), end: b('b') });
+      expect(spy.calls()).toBe(2);
+      expect(reports).toHaveLength(1);
+      expect(reports[0]).toContain('delete range');
+      expect(await readText(store, 'a1')).toBeUndefined();
+      expect(await readText(store, 'a2')).toBeUndefined();
+      expect(await readText(store, 'b1')).toBe('b1');
     } finally {
       await store.close();
     }

@@ -37,8 +37,8 @@ export interface EmbeddedStoreOptions {
 const MAX_WRITE_KEY_BYTES = MAX_KEY_BYTES - 8;
 const DELETE_RANGE_BATCH = 1000;
 const CONFLICT_BASE = ERRORS.ER_LOCK_DEADLOCK.template;
-/** Attempts of one commit whose write batch failed with a retryable LMDB fault (storage-errors.ts). */
-const COMMIT_ATTEMPTS = 4;
+/** Attempts of one write batch that failed with a retryable LMDB fault (storage-errors.ts). */
+const BATCH_ATTEMPTS = 4;
 
 /**
  * The default ShaleDB store: one LMDB environment in a data directory, shared safely by several
@@ -164,19 +164,24 @@ export class EmbeddedStore implements Store {
     );
   }
 
+  /** The commit's check-and-write in the next write batch (retried as writeBatch() says). */
+  private applyCommit(req: CommitRequest): Promise<CommitOutcome> {
+    return this.writeBatch('commit', () => this.dbs.data.childTransaction(() => applyCommit(this.dbs, req)));
+  }
+
   /**
-   * Runs the commit's check-and-write in the next write batch. A batch that failed with one of
-   * lmdb-js's free-list faults was aborted as a whole (nothing of it applied), so the commit runs
-   * again in a new batch, checking its conflicts afresh; each such retry is reported.
+   * Runs `write` (one lmdb-js write transaction). A batch that failed with one of lmdb-js's
+   * free-list faults (storage-errors.ts) was aborted as a whole, nothing of it applied, so it is
+   * run again in a new batch (a commit checks its conflicts afresh); each such retry is reported.
    */
-  private async applyCommit(req: CommitRequest): Promise<CommitOutcome> {
+  private async writeBatch<T>(what: string, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.dbs.data.childTransaction(() => applyCommit(this.dbs, req));
+        return await write();
       } catch (err) {
         const cause = await writeCause(err);
-        if (attempt >= COMMIT_ATTEMPTS || !isRetryableWriteFailure(cause)) throw err;
-        this.onBackgroundError(`write batch failed (attempt ${attempt} of ${COMMIT_ATTEMPTS}), retrying the commit`, cause);
+        if (attempt >= BATCH_ATTEMPTS || !isRetryableWriteFailure(cause)) throw err;
+        this.onBackgroundError(`${what}: write batch failed (attempt ${attempt} of ${BATCH_ATTEMPTS}), retrying`, cause);
       }
     }
   }
@@ -185,16 +190,16 @@ export class EmbeddedStore implements Store {
     if (compareBytes(range.start, range.end) >= 0) return;
     const start = range.start.length === 0 ? undefined : range.start;
     for (;;) {
-      const removed = await this.dbs.data
-        .transaction(() => {
+      const removed = await this.writeBatch('delete range', () =>
+        this.dbs.data.transaction(() => {
           const keys: Buffer[] = [];
           for (const key of this.dbs.data.getKeys({ start, end: range.end, limit: DELETE_RANGE_BATCH })) {
             keys.push(Buffer.from(key));
           }
           for (const key of keys) this.dbs.data.removeSync(key);
           return keys.length;
-        })
-        .catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)));
+        }),
+      ).catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)));
       if (removed < DELETE_RANGE_BATCH) break;
     }
     await this.root.flushed;
