@@ -144,7 +144,7 @@ export class EmbeddedStore implements Store {
     validateKeys(req);
     let outcome: CommitOutcome;
     try {
-      outcome = await this.applyCommit(req);
+      outcome = await this.checkAndWrite(req);
       // lmdb-js defaults to overlappingSync: the promise above resolves once the transaction is
       // committed and visible, before its pages are fsync'd. An OK'd commit must be durable, so
       // wait for the flush too (flushes run in order; this one covers our transaction). Commits
@@ -165,7 +165,7 @@ export class EmbeddedStore implements Store {
   }
 
   /** The commit's check-and-write in the next write batch (retried as writeBatch() says). */
-  private applyCommit(req: CommitRequest): Promise<CommitOutcome> {
+  private checkAndWrite(req: CommitRequest): Promise<CommitOutcome> {
     return this.writeBatch('commit', () => this.dbs.data.childTransaction(() => applyCommit(this.dbs, req)));
   }
 
