@@ -66,18 +66,7 @@ export function decodeRow(
 ): Array<Value | undefined> {
   const h = parseHeader(row);
   const out = new Array<Value | undefined>(columns.length);
-  for (let k = 0; k < columns.length; k++) {
-    const col = columns[k] as { readonly id: number; readonly type: ColumnType };
-    const i = findId(row, ROW_HEADER_LEN, h.notNull, h.idW, col.id);
-    if (i >= 0) {
-      const start = i === 0 ? 0 : readLE(row, h.offsetsAt + (i - 1) * h.offW, h.offW);
-      const end = readLE(row, h.offsetsAt + i * h.offW, h.offW);
-      if (end < start) throw corrupt('row offsets out of order');
-      out[k] = readRowValue(row, h.valuesAt + start, h.valuesAt + end, col.type);
-    } else {
-      out[k] = findId(row, h.nullIdsAt, h.nulls, h.idW, col.id) >= 0 ? null : undefined;
-    }
-  }
+  for (let k = 0; k < columns.length; k++) out[k] = columnValue(row, h, columns[k] as RowColumn);
   return out;
 }
 
@@ -94,18 +83,23 @@ export function decodeRowInto(
   const h = parseHeader(row);
   let absent = 0;
   for (let k = 0; k < columns.length; k++) {
-    const col = columns[k] as { readonly id: number; readonly type: ColumnType };
-    const slot = at[k] as number;
-    const i = findId(row, ROW_HEADER_LEN, h.notNull, h.idW, col.id);
-    if (i >= 0) {
-      const start = i === 0 ? 0 : readLE(row, h.offsetsAt + (i - 1) * h.offW, h.offW);
-      const end = readLE(row, h.offsetsAt + i * h.offW, h.offW);
-      if (end < start) throw corrupt('row offsets out of order');
-      out[slot] = readRowValue(row, h.valuesAt + start, h.valuesAt + end, col.type);
-    } else if (findId(row, h.nullIdsAt, h.nulls, h.idW, col.id) >= 0) out[slot] = null;
-    else absent++;
+    const v = columnValue(row, h, columns[k] as RowColumn);
+    if (v === undefined) absent++;
+    else out[at[k] as number] = v;
   }
   return absent;
+}
+
+type RowColumn = { readonly id: number; readonly type: ColumnType };
+
+/** Column `col` of the row: its value, null, or undefined when the row does not carry its id. */
+function columnValue(row: Uint8Array, h: RowHeader, col: RowColumn): Value | undefined {
+  const i = findId(row, ROW_HEADER_LEN, h.notNull, h.idW, col.id);
+  if (i < 0) return findId(row, h.nullIdsAt, h.nulls, h.idW, col.id) >= 0 ? null : undefined;
+  const start = i === 0 ? 0 : readLE(row, h.offsetsAt + (i - 1) * h.offW, h.offW);
+  const end = readLE(row, h.offsetsAt + i * h.offW, h.offW);
+  if (end < start) throw corrupt('row offsets out of order');
+  return readRowValue(row, h.valuesAt + start, h.valuesAt + end, col.type);
 }
 
 function readSigned(row: Uint8Array, s: number, len: number): bigint {
