@@ -38,6 +38,8 @@ export class Catalog {
   private readonly cache = new Map<bigint, Schema>();
   private readonly autoIds: AutoIdAllocator;
   private readonly ddlQueue = new SerialQueue<'ddl'>();
+  /** The schema version last read with no writes pending, and the snapshot timestamp it was read at. */
+  private lastVersion: { readonly startTs: bigint; readonly version: bigint } | undefined;
 
   private constructor(
     readonly store: TxnStore,
@@ -53,15 +55,35 @@ export class Catalog {
     return new Catalog(store, opts);
   }
 
-  /** The schema as of `txn`'s snapshot: one get of the version key, then a cached Schema if unchanged. */
+  /**
+   * The schema as of `txn`'s snapshot: the version key (read once per snapshot timestamp, see
+   * versionOf), then a cached Schema if unchanged.
+   */
   async schemaFor(txn: Txn): Promise<Schema> {
-    const version = await readSchemaVersion(txn);
+    const version = await this.versionOf(txn);
     const cached = this.cache.get(version);
     if (cached !== undefined) return cached;
     const { dbs, tables: tbls } = await loadDefinitions(txn);
     const schema = buildSchema(version, dbs, tbls);
     this.remember(schema);
     return schema;
+  }
+
+  /**
+   * The schema version `txn` sees. A snapshot shows every commit up to its startTs and none
+   * after (kv.ts), so snapshots with equal startTs see the same version: the last one read is
+   * reused while the timestamp stays the same (read-mostly loads keep one timestamp for many
+   * statements). A transaction that wrote something may have written the version key itself,
+   * so it always reads it.
+   */
+  private versionOf(txn: Txn): Promise<bigint> | bigint {
+    const last = this.lastVersion;
+    if (txn.writeCount > 0) return readSchemaVersion(txn);
+    if (last !== undefined && last.startTs === txn.startTs) return last.version;
+    return readSchemaVersion(txn).then((version) => {
+      this.lastVersion = { startTs: txn.startTs, version };
+      return version;
+    });
   }
 
   latestSchema(): Promise<Schema> {
