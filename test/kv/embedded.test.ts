@@ -115,6 +115,33 @@ describe('embedded store internals', () => {
     }
   });
 
+  it('a snapshot right after another was released shares its read txn, never hides a later commit, and the hold ends', async () => {
+    const dir = tempDir('shale-hold-');
+    const store = EmbeddedStore.open(dir, { gcAgeMs: 0, gcIntervalMs: 0 });
+    try {
+      await commit(store, [{ op: 'put', key: b('a'), value: b('1') }]);
+      const s1 = await store.snapshot();
+      expect(await s1.get(b('a'))).toEqual(b('1'));
+      s1.release();
+      const s2 = await store.snapshot(); // same event-loop turn: joins s1's held group
+      expect(s2.startTs).toBe(s1.startTs);
+      expect(await s2.get(b('a'))).toEqual(b('1'));
+      s2.release();
+      await commit(store, [{ op: 'del', key: b('a') }]);
+      const s3 = await store.snapshot(); // the commit ended lmdb-js's read txn: a new group
+      expect(s3.startTs).toBeGreaterThan(s1.startTs);
+      expect(await s3.get(b('a'))).toBeUndefined();
+      s3.release();
+      // Once the holds are dropped (next setImmediate) nothing pins the old snapshot: the
+      // tombstone of `a` is collectable.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await store.collectGarbage()).toBe(1);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('grows past a tiny initial map size while a snapshot is open', async () => {
     const dir = tempDir('shale-grow-');
     const store = EmbeddedStore.open(dir, { mapSize: 256 * 1024, gcIntervalMs: 0 });

@@ -56,12 +56,15 @@ export class EmbeddedStore implements Store {
   private readonly dbs: EmbeddedDbs;
   private readonly reader: RawRangeReader;
   /**
-   * Pinned read txns with at least one open snapshot, oldest first (Map keeps insertion order;
-   * startTs never decreases along it). A group leaves the map when its last member ends.
+   * Pinned read txns with at least one open snapshot or a hold, oldest first (Map keeps insertion
+   * order; startTs never decreases along it). A group leaves the map when its last member ended
+   * and its hold was dropped.
    */
   private readonly pinned = new Map<Transaction, PinGroup>();
   /** The most recently used group (fast path: snapshots between two commits share it). */
   private current: PinGroup | undefined;
+  /** Groups whose hold dropHolds() releases at the next setImmediate. */
+  private heldGroups: PinGroup[] = [];
   private readonly maxPinned: number;
   private readonly gc: TombstoneGc;
   private readonly gcTimer: NodeJS.Timeout | undefined;
@@ -122,12 +125,12 @@ export class EmbeddedStore implements Store {
     // While a group has open members its txn object cannot be reset/renewed by lmdb-js (they
     // hold references), so the same txn object means the same LMDB snapshot and startTs.
     let group = this.current;
-    if (group === undefined || group.txn !== txn || group.open === 0 || group.evicted) {
+    if (group === undefined || group.txn !== txn || group.evicted || (group.open === 0 && !group.held)) {
       group = this.pinned.get(txn);
       if (group === undefined) {
         if (this.pinned.size >= this.maxPinned) this.evictOldest();
         const raw = getFastIn(this.dbs.meta, COUNTER_KEY, { transaction: txn });
-        group = { txn, startTs: raw === undefined ? 0n : readTs(raw), open: 0, evicted: false };
+        group = { txn, startTs: raw === undefined ? 0n : readTs(raw), open: 0, evicted: false, held: false };
         this.pinned.set(txn, group);
       }
       this.current = group;
@@ -230,15 +233,37 @@ export class EmbeddedStore implements Store {
     if (lease.released || group.evicted) return;
     lease.released = true;
     this.leakGuard.forget(lease);
-    if (--group.open === 0) this.pinned.delete(group.txn);
+    if (--group.open === 0 && !group.held) {
+      // The lease's txn reference becomes the group's hold (PinGroup.held) until setImmediate.
+      group.held = true;
+      this.heldGroups.push(group);
+      if (this.heldGroups.length === 1) setImmediate(this.dropHolds).unref();
+      return;
+    }
     doneQuietly(group.txn);
   }
 
-  /** Ends every open member of `group` at once; their snapshots then report expiry. */
+  /** setImmediate after groups were held: each drops its hold; an empty group is unpinned. */
+  private readonly dropHolds = (): void => {
+    const groups = this.heldGroups;
+    this.heldGroups = [];
+    for (const group of groups) {
+      if (!group.held) continue; // evicted meanwhile
+      group.held = false;
+      if (group.open === 0) this.pinned.delete(group.txn);
+      doneQuietly(group.txn);
+    }
+  };
+
+  /** Ends every open member of `group` (and its hold) at once; their snapshots then report expiry. */
   private evictGroup(group: PinGroup): void {
     group.evicted = true;
     this.pinned.delete(group.txn);
     for (; group.open > 0; group.open--) doneQuietly(group.txn);
+    if (group.held) {
+      group.held = false;
+      doneQuietly(group.txn);
+    }
   }
 
   /** useReadTransaction(); if LMDB's reader table is full, expire our oldest pins and retry once. */

@@ -19,6 +19,14 @@ export interface PinGroup {
   open: number;
   /** Ended by the store (too many pinned txns, or close): all member references were dropped. */
   evicted: boolean;
+  /**
+   * The store kept the last member's txn reference when `open` reached 0, until its next
+   * setImmediate turn: snapshots taken meanwhile (other connections' statements in the same
+   * event-loop turn) join the group instead of pinning the txn and reading the counter again.
+   * Holding a reference also keeps lmdb-js from resetting this txn object in place, so the same
+   * txn object still means the same snapshot.
+   */
+  held: boolean;
 }
 
 /**

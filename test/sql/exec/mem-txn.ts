@@ -1,6 +1,7 @@
 /**
  * Test double: an in-memory TxnStore (sorted Map, snapshot = copy at begin, buffered writes
- * with read-your-writes, commit applies the buffer; no conflict detection).
+ * with read-your-writes, commit applies the buffer; no conflict detection). Like a real store,
+ * startTs counts the commits it sees (the catalog reads the schema version once per startTs).
  */
 import type { KeyRange, KvPair, ScanOptions, Store } from '../../../src/kv/kv.js';
 import type { Txn, TxnStore } from '../../../src/txn/types.js';
@@ -14,9 +15,11 @@ export class MemTxnStore implements TxnStore {
   gets = 0;
   scans = 0;
   batchGets = 0;
+  /** Commits with writes so far: the startTs of the next transaction. */
+  commits = 0n;
 
   begin(): Promise<Txn> {
-    return Promise.resolve(new MemTxn(this, new Map(this.data)));
+    return Promise.resolve(new MemTxn(this, new Map(this.data), this.commits));
   }
 
   async update<T>(fn: (txn: Txn) => Promise<T>): Promise<T> {
@@ -44,7 +47,6 @@ export class MemTxnStore implements TxnStore {
 type Entry = { key: Uint8Array; value: Uint8Array | undefined };
 
 class MemTxn implements Txn {
-  readonly startTs = 1n;
   finished = false;
   readonly locked: Uint8Array[] = [];
   private log: Array<[string, Entry | undefined]> = [];
@@ -53,6 +55,7 @@ class MemTxn implements Txn {
   constructor(
     private readonly store: MemTxnStore,
     private readonly snap: Map<string, { key: Uint8Array; value: Uint8Array }>,
+    readonly startTs: bigint,
   ) {}
 
   get writeCount(): number {
@@ -126,6 +129,7 @@ class MemTxn implements Txn {
 
   commit(): Promise<void> {
     this.finished = true;
+    if (this.buffer.size > 0) this.store.commits++;
     for (const [k, e] of this.buffer) {
       if (e.value === undefined) this.store.data.delete(k);
       else this.store.data.set(k, { key: e.key, value: e.value });
