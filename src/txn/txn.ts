@@ -12,9 +12,13 @@ import { WriteBuffer } from './write-buffer.js';
  * Ownership: put() keeps `key` and `value` by reference (callers must not mutate them after),
  * and values read back from the buffer are those same arrays.
  */
+/** The write set of every transaction that has not written or locked anything (never written to). */
+const NO_WRITES = new WriteBuffer();
+
 export class KvTxn implements Txn {
   readonly startTs: bigint;
-  private readonly buf = new WriteBuffer();
+  /** NO_WRITES until the first put, delete or lock (most statements only read). */
+  private buf = NO_WRITES;
   private done = false;
   private maxBytes = Infinity;
   private maxBytesSetting = '';
@@ -76,20 +80,27 @@ export class KvTxn implements Txn {
   }
 
   put(key: Uint8Array, value: Uint8Array): void {
-    this.checkActive();
-    this.buf.write(key, value);
-    if (this.buf.bytes > this.maxBytes) throw this.tooLarge();
+    const buf = this.writable();
+    buf.write(key, value);
+    if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
   delete(key: Uint8Array): void {
-    this.checkActive();
-    this.buf.write(key, null);
-    if (this.buf.bytes > this.maxBytes) throw this.tooLarge();
+    const buf = this.writable();
+    buf.write(key, null);
+    if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
   lockKeys(keys: readonly Uint8Array[]): void {
+    const buf = this.writable();
+    for (const key of keys) buf.lock(key);
+  }
+
+  /** The txn's own write buffer, created on the first write (after checking the txn is active). */
+  private writable(): WriteBuffer {
     this.checkActive();
-    for (const key of keys) this.buf.lock(key);
+    if (this.buf === NO_WRITES) this.buf = new WriteBuffer();
+    return this.buf;
   }
 
   checkpoint(): number {
