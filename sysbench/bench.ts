@@ -20,7 +20,7 @@ import { createProgress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
 import type { BenchParams, BenchResults, RunResult, ServerInfo } from './bench/results.js';
 import { mariadb, shaleCluster, shaleEmbedded, sql, type BenchServer, type ServerName } from './bench/servers.js';
-import { runWorkload, sysbench, WORKLOADS } from './bench/sysbench-cmd.js';
+import { runWorkload, sysbench, SysbenchTimeout, WORKLOADS } from './bench/sysbench-cmd.js';
 
 const SERVER_NAMES: readonly ServerName[] = ['shaledb', 'cluster', 'mariadb'];
 
@@ -112,10 +112,18 @@ async function measureServer(server: BenchServer, o: Options, progress: ReturnTy
     await sysbench(server.port, size, 'oltp_common', 'prepare', [`--threads=${o.tables}`]);
     const bulkLoadSeconds = (performance.now() - t0) / 1000;
     progress.log(`${server.name}: prepare ${bulkLoadSeconds.toFixed(2)} s`);
+    let hung: string | undefined;
     for (const workload of o.workloads) {
       for (const threads of o.threads) {
+        if (hung !== undefined) {
+          runs.push({ server: server.name, workload, threads, numbers: null, error: `skipped: ${hung}` });
+          continue;
+        }
         progress.step(server.name, `${workload} ${threads} thr`, o.time);
-        runs.push(await oneRun(server, size, workload, threads, o.time, progress));
+        const run = await oneRun(server, size, workload, threads, o.time, progress);
+        runs.push(run);
+        // A server that stopped answering would only time out again: skip its remaining runs.
+        if (run.timedOut === true) hung = `the server stopped answering in ${workload} at ${threads} threads`;
       }
     }
     await sysbench(server.port, size, 'oltp_common', 'cleanup').catch(() => undefined);
@@ -134,7 +142,7 @@ async function oneRun(server: BenchServer, size: { tables: number; tableSize: nu
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).split('\n').slice(-3).join(' ');
     progress.log(`${server.name} ${workload} ${threads} thr FAILED: ${error}`);
-    return { server: server.name, workload, threads, numbers: null, error };
+    return { server: server.name, workload, threads, numbers: null, error, ...(err instanceof SysbenchTimeout ? { timedOut: true } : {}) };
   }
 }
 

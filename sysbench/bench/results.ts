@@ -24,8 +24,10 @@ export interface RunResult {
   readonly workload: string;
   readonly threads: number;
   readonly numbers: RunNumbers | null;
-  /** Why the run has no numbers (sysbench failed). */
+  /** Why the run has no numbers (sysbench failed, or the run was skipped). */
   readonly error?: string;
+  /** sysbench had to be killed: the server stopped answering. */
+  readonly timedOut?: boolean;
 }
 
 export interface BenchResults {

@@ -17,8 +17,14 @@ export interface DataSize {
   readonly tableSize: number;
 }
 
-/** `sysbench <workload> <common options> <extra> <command>`: resolves with stdout, rejects on failure. */
-export function sysbench(port: number, size: DataSize, workload: string, command: string, extra: readonly string[] = []): Promise<string> {
+/** A sysbench run that outlived its deadline: the server stopped answering (it was killed). */
+export class SysbenchTimeout extends Error {}
+
+/**
+ * `sysbench <workload> <common options> <extra> <command>`: resolves with stdout, rejects on
+ * failure; with `timeoutMs`, kills sysbench past it and rejects with SysbenchTimeout.
+ */
+export function sysbench(port: number, size: DataSize, workload: string, command: string, extra: readonly string[] = [], timeoutMs?: number): Promise<string> {
   const args = [
     workload,
     '--db-driver=mysql',
@@ -33,20 +39,31 @@ export function sysbench(port: number, size: DataSize, workload: string, command
   ];
   return new Promise((resolve, reject) => {
     const child = spawn('sysbench', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let timedOut = false;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutMs);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
     child.on('error', reject);
     child.on('close', (code) => {
+      clearTimeout(timer);
       const stdout = Buffer.concat(out).toString();
-      if (code === 0) resolve(stdout);
+      if (timedOut) reject(new SysbenchTimeout(`sysbench ${workload} ${command} did not finish within ${timeoutMs} ms: the server stopped answering`));
+      else if (code === 0) resolve(stdout);
       else reject(new Error(`sysbench ${workload} ${command} exited with ${code}: ${(Buffer.concat(err).toString() + stdout).slice(-600)}`));
     });
   });
 }
 
-/** `sysbench <workload> run` with the options the harness measures with. */
+/** A run may take this much longer than its --time (connecting, the last transactions, the report). */
+export const RUN_GRACE_MS = 60_000;
+
+/** `sysbench <workload> run` with the options the harness measures with (killed RUN_GRACE_MS past its time). */
 export function runWorkload(port: number, size: DataSize, workload: string, threads: number, seconds: number): Promise<string> {
-  return sysbench(port, size, workload, 'run', [`--threads=${threads}`, `--time=${seconds}`, '--percentile=99', '--histogram=on', '--report-interval=0']);
+  const extra = [`--threads=${threads}`, `--time=${seconds}`, '--percentile=99', '--histogram=on', '--report-interval=0'];
+  return sysbench(port, size, workload, 'run', extra, seconds * 1000 + RUN_GRACE_MS);
 }
