@@ -39,6 +39,12 @@ export interface ServeOptions {
   readonly tlsKey?: string;
   /** `--require-secure-transport`: refuse non-TLS connections (needs tlsCert/tlsKey). */
   readonly requireSecureTransport?: boolean;
+  /**
+   * The embedded store's write watchdog fired (a write unfinished for a minute: lmdb-js stalled,
+   * holding LMDB's write lock). `shale serve` exits with code 1 so that its supervisor (the
+   * `--workers` primary, systemd, Docker) starts it afresh; embedders decide themselves.
+   */
+  readonly onStoreStuck?: () => void;
 }
 
 export interface RunningNode {
@@ -57,6 +63,10 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
     hotKey: SCHEMA_VERSION_KEY,
     onBackgroundError: (what, err) =>
       opts.logger.warn({ event: 'kv_background_error', what, err: err instanceof Error ? err.message : String(err) }, 'KV background work failed'),
+    onStuckWrite: (ageMs) => {
+      opts.logger.fatal({ event: 'kv_write_stuck', ageMs }, 'a store write has not finished for a minute; the storage engine is stalled');
+      opts.onStoreStuck?.();
+    },
   });
   const ops = nodeOps(rawKv, opts);
   const kv = ops.store;
@@ -132,7 +142,7 @@ export function loadServeTls(opts: ServeOptions): SecureContext | undefined {
  * shutdown are absorbed (a supervisor and a terminal may both signal a worker).
  */
 export async function serveUntilSignal(opts: ServeOptions): Promise<void> {
-  const node = await startNode(opts);
+  const node = await startNode({ onStoreStuck: () => process.exit(1), ...opts });
   opts.onReady?.();
   await new Promise<void>((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {

@@ -14,6 +14,8 @@ export interface OpenStoreOptions {
   readonly hotKey?: Uint8Array;
   /** Told about failures of background work (GC rounds, failing embedded-store writes); the store keeps going. */
   readonly onBackgroundError?: (what: string, err: unknown) => void;
+  /** Embedded store: told once when a write has not finished for a minute (write-watchdog.ts). */
+  readonly onStuckWrite?: (ageMs: number) => void;
 }
 
 /**
@@ -38,8 +40,14 @@ export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Sto
     } catch (err) {
       throw openError(path, err);
     }
-    const onBackgroundError = opts.onBackgroundError;
-    return Promise.resolve(EmbeddedStore.open(path, { ...options, ...(onBackgroundError !== undefined ? { onBackgroundError } : {}) }));
+    const { onBackgroundError, onStuckWrite } = opts;
+    return Promise.resolve(
+      EmbeddedStore.open(path, {
+        ...options,
+        ...(onBackgroundError !== undefined ? { onBackgroundError } : {}),
+        ...(onStuckWrite !== undefined ? { onStuckWrite } : {}),
+      }),
+    );
   } catch (err) {
     return Promise.reject(err instanceof Error ? err : new Error(String(err)));
   }

@@ -8,6 +8,7 @@ import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
 import { isRetryableWriteFailure, mapWriteError, openError, writeCause } from './storage-errors.js';
 import { TombstoneGc } from './tombstone-gc.js';
+import { WriteWatchdog } from './write-watchdog.js';
 import { readTs } from './value-format.js';
 
 export interface EmbeddedStoreOptions {
@@ -31,6 +32,10 @@ export interface EmbeddedStoreOptions {
    * warning.
    */
   readonly onBackgroundError?: (what: string, err: unknown) => void;
+  /** A commit or range delete unfinished this long counts as stuck (write-watchdog.ts). Default 60 s; 0 = never. */
+  readonly stuckWriteMs?: number;
+  /** Told once when a write is stuck (the server exits on it). Default: onBackgroundError. */
+  readonly onStuckWrite?: (ageMs: number) => void;
 }
 
 /** Delete keys may not exceed this (the tombstone index prefixes them with 8 bytes). */
@@ -72,6 +77,7 @@ export class EmbeddedStore implements Store {
   private readonly leakGuard = new LeakGuard((lease) => this.endLease(lease));
   private readonly endLeaseFn = (lease: ReadLease): void => this.endLease(lease);
   private readonly onBackgroundError: (what: string, err: unknown) => void;
+  private readonly watchdog: WriteWatchdog;
   /** The last write failed on the store's files (the next failure is not reported again). */
   private writesFailing = false;
   private closed = false;
@@ -102,6 +108,8 @@ export class EmbeddedStore implements Store {
       tombs: this.root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
     };
     this.reader = new RawRangeReader(this.root, 'data');
+    const onStuck = opts.onStuckWrite ?? ((ageMs: number) => this.onBackgroundError('write stuck', new Error(`a write has not finished for ${Math.round(ageMs / 1000)} s`)));
+    this.watchdog = new WriteWatchdog(opts.stuckWriteMs ?? 60_000, onStuck);
     this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart());
     const interval = opts.gcIntervalMs ?? 60_000;
     if (interval > 0) {
@@ -146,6 +154,7 @@ export class EmbeddedStore implements Store {
     if (this.closed) throw new Error(`${this.url}: store is closed`);
     validateKeys(req);
     let outcome: CommitOutcome;
+    const write = this.watchdog.begin();
     try {
       outcome = await this.checkAndWrite(req);
       // lmdb-js defaults to overlappingSync: the promise above resolves once the transaction is
@@ -155,6 +164,8 @@ export class EmbeddedStore implements Store {
       if (outcome.kind === 'ok' && req.mutations.length > 0) await this.root.flushed;
     } catch (err) {
       throw await this.writeFailed('commit', err);
+    } finally {
+      this.watchdog.end(write);
     }
     this.writesFailing = false;
     if (outcome.kind === 'ok') return outcome.commitTs;
@@ -193,6 +204,7 @@ export class EmbeddedStore implements Store {
     if (compareBytes(range.start, range.end) >= 0) return;
     const start = range.start.length === 0 ? undefined : range.start;
     for (;;) {
+      const write = this.watchdog.begin();
       const removed = await this.writeBatch('delete range', () =>
         this.dbs.data.transaction(() => {
           const keys: Buffer[] = [];
@@ -202,7 +214,9 @@ export class EmbeddedStore implements Store {
           for (const key of keys) this.dbs.data.removeSync(key);
           return keys.length;
         }),
-      ).catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)));
+      )
+        .catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)))
+        .finally(() => this.watchdog.end(write));
       if (removed < DELETE_RANGE_BATCH) break;
     }
     await this.root.flushed;
@@ -222,6 +236,7 @@ export class EmbeddedStore implements Store {
     if (this.closed) return;
     this.closed = true;
     if (this.gcTimer !== undefined) clearInterval(this.gcTimer);
+    this.watchdog.stop();
     for (const group of [...this.pinned.values()]) this.evictGroup(group);
     this.leakGuard.clear();
     await this.root.close();
