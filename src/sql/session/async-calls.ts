@@ -48,10 +48,22 @@ export function awaitedFor(host: ContextHost, key: string): Value | undefined {
 }
 
 /** Runs `run` with the statement's awaited calls done first (or just `run` when it has none). */
-export async function withAsyncCalls(env: AsyncEnv, stmt: Statement, params: readonly Value[], planner: Planner, run: (p: Planner) => Promise<ExecResult>): Promise<ExecResult> {
+export function withAsyncCalls(env: AsyncEnv, stmt: Statement, params: readonly Value[], planner: Planner, run: (p: Planner) => Promise<ExecResult>): Promise<ExecResult> {
   const calls = findCalls(stmt);
   const doExprs = stmt.kind === 'noop' ? stmt.exprs : undefined;
   if (calls.length === 0 && doExprs === undefined) return run(planner);
+  return runWithCalls(env, stmt, params, planner, run, calls, doExprs);
+}
+
+async function runWithCalls(
+  env: AsyncEnv,
+  stmt: Statement,
+  params: readonly Value[],
+  planner: Planner,
+  run: (p: Planner) => Promise<ExecResult>,
+  calls: readonly Call[],
+  doExprs: readonly Expr[] | undefined,
+): Promise<ExecResult> {
   const done = new Map<string, Value[]>();
   results.set(env.host, done);
   try {

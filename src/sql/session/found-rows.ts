@@ -7,18 +7,26 @@ import type { Value } from '../../types/index.js';
 import type { SelectStmt } from '../parse/index.js';
 import type { ExecResult } from './types.js';
 
-export async function noteFoundRows(
+/**
+ * Records FOUND_ROWS() after a SELECT. Synchronous (undefined) unless SQL_CALC_FOUND_ROWS with a
+ * LIMIT needs a counting query; then the returned promise settles once it ran.
+ */
+export function noteFoundRows(
   stmt: SelectStmt,
   result: ExecResult,
   setFoundRows: (n: bigint) => void,
   count: (q: SelectStmt) => Promise<ExecResult>,
-): Promise<void> {
-  if (result.kind !== 'rows') return;
+): Promise<void> | undefined {
+  if (result.kind !== 'rows') return undefined;
   const returned = BigInt(result.streamed ?? result.rows.length);
   if (stmt.calcFoundRows !== true || stmt.limit === undefined) {
     setFoundRows(returned);
-    return;
+    return undefined;
   }
+  return countFoundRows(stmt, returned, setFoundRows, count);
+}
+
+async function countFoundRows(stmt: SelectStmt, returned: bigint, setFoundRows: (n: bigint) => void, count: (q: SelectStmt) => Promise<ExecResult>): Promise<void> {
   const inner: SelectStmt = { ...stmt, limit: undefined, calcFoundRows: false };
   const counting: SelectStmt = {
     kind: 'select', distinct: false, groupBy: [], orderBy: [],

@@ -23,6 +23,11 @@ export interface Requester {
   readonly users: UserRegistry;
 }
 
+/** False for the built-in superuser, whose statements authorize() never checks. */
+export function hasPrivilegeChecks(user: string): boolean {
+  return user !== ROOT.user;
+}
+
 /** Throws SqlError 1142 / 1044 / 1227 when `who` may not run `stmt`. */
 export async function authorize(who: Requester, stmt: Statement): Promise<void> {
   if (who.user === ROOT.user) return;

@@ -19,7 +19,8 @@ export async function aroundStatement(env: AsyncEnv, stmt: Statement, params: re
   const result = await withAsyncCalls(env, stmt, params, planner, run);
   if (stmt.kind === 'select') {
     const db = env.host.currentDatabase();
-    await noteFoundRows(stmt, result, (n) => env.host.setFoundRows(n), (q) => run((schema) => compileStatement(q, schema, db)));
+    const counting = noteFoundRows(stmt, result, (n) => env.host.setFoundRows(n), (q) => run((schema) => compileStatement(q, schema, db)));
+    if (counting !== undefined) await counting;
   }
   return result;
 }
