@@ -4,6 +4,9 @@ import type { Txn } from './types.js';
 import { mergedScan } from './merge-scan.js';
 import { WriteBuffer } from './write-buffer.js';
 
+/** The write set of every transaction that has not written or locked anything (never written to). */
+const NO_WRITES = new WriteBuffer();
+
 /**
  * An optimistic snapshot-isolation transaction over a kv Store: reads go to the snapshot unless
  * this txn wrote the key; writes are buffered until commit(), which hands them (plus locked
@@ -12,9 +15,6 @@ import { WriteBuffer } from './write-buffer.js';
  * Ownership: put() keeps `key` and `value` by reference (callers must not mutate them after),
  * and values read back from the buffer are those same arrays.
  */
-/** The write set of every transaction that has not written or locked anything (never written to). */
-const NO_WRITES = new WriteBuffer();
-
 export class KvTxn implements Txn {
   readonly startTs: bigint;
   /** NO_WRITES until the first put, delete or lock (most statements only read). */
