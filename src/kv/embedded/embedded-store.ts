@@ -130,8 +130,8 @@ export class EmbeddedStore implements Store {
   snapshot(): Promise<Snapshot> {
     if (this.closed) return Promise.reject(new Error(`${this.url}: store is closed`));
     const txn = this.useReadTxn();
-    // While a group has open members its txn object cannot be reset/renewed by lmdb-js (they
-    // hold references), so the same txn object means the same LMDB snapshot and startTs.
+    // While a group has open members or a hold its txn object cannot be reset/renewed by lmdb-js
+    // (they hold references), so the same txn object means the same LMDB snapshot and startTs.
     let group = this.current;
     if (group === undefined || group.txn !== txn || group.evicted || (group.open === 0 && !group.held)) {
       group = this.pinned.get(txn);
