@@ -10,7 +10,7 @@ import { indexScanFactory } from './index-scan.js';
 import { selectionFactory } from './selection.js';
 import { projectionFactory } from './projection.js';
 import { hashAggFactory } from './hash-agg.js';
-import { sortFactory, topNFactory } from './sort.js';
+import { sortDistinctFactory, sortFactory, sortsOutDuplicates, topNFactory } from './sort.js';
 import { limitFactory } from './limit.js';
 import { distinctFactory } from './distinct.js';
 import { windowFactory } from './window.js';
@@ -65,6 +65,7 @@ function buildNode(plan: PlanNode): ExecFactory {
     case 'hashAgg':
       return hashAggFactory(plan, buildExecutor(plan.child));
     case 'sort':
+      if (plan.child.kind === 'distinct' && sortsOutDuplicates(plan)) return sortDistinctFactory(plan, buildExecutor(plan.child.child));
       return sortFactory(plan, buildExecutor(plan.child));
     case 'topN':
       return topNFactory(plan, buildExecutor(plan.child));

@@ -4,8 +4,8 @@
  */
 import { compareStrings, compareValues, compileExpr, deriveCollation, enumSortType, numericView, type Evaluator } from '../expr/index.js';
 import type { PlanNode, SortItem } from '../plan/index.js';
-import type { RowSchema } from '../plan/index.js';
-import { collationOf, isAsciiString, type Collation, type Value } from '../../types/index.js';
+import { POS_TABLE, type RowSchema } from '../plan/index.js';
+import { collationOf, isAsciiString, isIntegerType, isStringType, typeCollation, type Collation, type Value } from '../../types/index.js';
 import type { ExecContext } from './context.js';
 import { drain, fromRows, type ExecFactory, type Row } from './executor.js';
 import { compileLimit } from './limit-values.js';
@@ -16,6 +16,41 @@ type TopNNode = Extract<PlanNode, { kind: 'topN' }>;
 export function sortFactory(node: SortNode, child: ExecFactory): ExecFactory {
   const sorter = compileSorter(node.items, node.child.schema);
   return (ctx) => lazy(async () => sorter(await drain(child(ctx, Infinity)), ctx));
+}
+
+/**
+ * SELECT DISTINCT ... ORDER BY over every selected column (sysbench's
+ * `SELECT DISTINCT c ... ORDER BY c`): sorting first puts equal rows next to each other, so
+ * duplicates are dropped by comparing neighbours instead of hashing each row's collation weight.
+ * `child` builds the distinct node's input. Used when sortsOutDuplicates(node) holds.
+ */
+export function sortDistinctFactory(node: SortNode, child: ExecFactory): ExecFactory {
+  const sorter = compileSorter(node.items, node.child.schema, true);
+  return (ctx) => lazy(async () => sorter(await drain(child(ctx, Infinity)), ctx));
+}
+
+/**
+ * True when `node` sorts a DISTINCT whose rows are equal exactly when every sort key compares
+ * equal: the keys name every output column, each an integer or string column sorted under the
+ * collation DISTINCT compares it by (both orders are total on such values, and equality under
+ * them is DISTINCT's).
+ */
+export function sortsOutDuplicates(node: SortNode): boolean {
+  const distinct = node.child;
+  if (distinct.kind !== 'distinct') return false;
+  const columns = distinct.schema.columns;
+  const covered = new Set<number>();
+  for (const item of node.items) {
+    const e = item.expr;
+    if (e.kind !== 'column' || e.table !== POS_TABLE) return false;
+    const i = Number(e.name);
+    const col = columns[i];
+    if (col === undefined) return false;
+    if (!isIntegerType(col.type) && !isStringType(col.type)) return false;
+    if (deriveCollation(e, distinct.schema).collation.name !== typeCollation(col.type).name) return false;
+    covered.add(i);
+  }
+  return covered.size === columns.length;
 }
 
 export function topNFactory(node: TopNNode, child: ExecFactory): ExecFactory {
@@ -35,7 +70,8 @@ export function topNFactory(node: TopNNode, child: ExecFactory): ExecFactory {
 
 export type Sorter = (rows: Row[], ctx: ExecContext) => Row[];
 
-export function compileSorter(items: readonly SortItem[], schema: RowSchema): Sorter {
+/** With `dedupe`, of rows whose keys all compare equal only the first (in input order) is kept. */
+export function compileSorter(items: readonly SortItem[], schema: RowSchema, dedupe = false): Sorter {
   // ENUM / SET columns sort by member index / bitmask (numericView), not by text.
   const enums = items.map((o) => enumSortType(o.expr, schema));
   const evals: Evaluator[] = items.map((o, i) => numericView(compileExpr(o.expr, schema, 'order clause'), enums[i]));
@@ -51,17 +87,31 @@ export function compileSorter(items: readonly SortItem[], schema: RowSchema): So
       for (let k = 0; k < n; k++) keys[k] = (evals[k] as Evaluator)(row, ctx);
       keyed[i] = { row, i, keys, weights: weighed ? weightsOf(keys, colls) : null };
     }
-    keyed.sort((a, b) => {
+    const compareKeys = (a: Keyed, b: Keyed): number => {
       for (let k = 0; k < n; k++) {
         const c = a.weights !== null ? compareWeighed(a, b, k, colls[k] as Collation) : compareNullsFirst(a.keys[k] as Value, b.keys[k] as Value);
         if (c !== 0) return c * (dirs[k] as number);
       }
-      return a.i - b.i;
-    });
+      return 0;
+    };
+    keyed.sort((a, b) => compareKeys(a, b) || a.i - b.i);
+    if (dedupe) return firstOfEachRun(keyed, compareKeys);
     const out = new Array<Row>(keyed.length);
     for (let i = 0; i < keyed.length; i++) out[i] = (keyed[i] as Keyed).row;
     return out;
   };
+}
+
+/** The rows of sorted `keyed`, skipping each one whose keys equal the previous row's. */
+function firstOfEachRun(keyed: readonly Keyed[], compareKeys: (a: Keyed, b: Keyed) => number): Row[] {
+  const out: Row[] = [];
+  let prev: Keyed | undefined;
+  for (const e of keyed) {
+    if (prev !== undefined && compareKeys(prev, e) === 0) continue;
+    out.push(e.row);
+    prev = e;
+  }
+  return out;
 }
 
 interface Keyed {
