@@ -4,7 +4,7 @@
  * `batch_get`, `scan`; commits by result: `ok`, `conflict` (1213), `error`.
  */
 import { isSqlError } from '../errors/index.js';
-import type { CommitRequest, KeyRange, KvPair, ScanOptions, Snapshot, Store } from '../kv/index.js';
+import { mapPairs, type CommitRequest, type KeyRange, type KvPair, type MappedPage, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/index.js';
 
 export const KV_READ_OPS = ['snapshot', 'get', 'batch_get', 'scan'] as const;
 export type KvReadOp = (typeof KV_READ_OPS)[number];
@@ -96,6 +96,15 @@ class InstrumentedSnapshot implements Snapshot {
     return this.inner.scan(range, opts).then((pairs) => {
       this.timings.kvRead('scan', seconds(t));
       return pairs;
+    });
+  }
+
+  scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
+    const t = performance.now();
+    const page = this.inner.scanMapped === undefined ? this.inner.scan(range, opts).then((pairs) => mapPairs(pairs, map)) : this.inner.scanMapped(range, opts, map);
+    return page.then((mapped) => {
+      this.timings.kvRead('scan', seconds(t));
+      return mapped;
     });
   }
 

@@ -4,7 +4,8 @@
  * Keys and values are arbitrary bytes; keys order by unsigned byte comparison (memcmp).
  * A store gives snapshot reads at a start timestamp and an atomic, conditional commit:
  * "first committer wins" on every written key and every key in `checkKeys`.
- * Buffers returned by a backend belong to the caller (backends copy out of shared memory).
+ * Buffers returned by a backend belong to the caller (backends copy out of shared memory); only
+ * scanMapped's mapper sees borrowed views.
  */
 
 /** Half-open key range [start, end). `end` must be > `start` for a non-empty range. */
@@ -16,6 +17,26 @@ export interface KeyRange {
 export interface KvPair {
   readonly key: Uint8Array;
   readonly value: Uint8Array;
+}
+
+/** Maps one pair of scanMapped; `key` and `value` may be views valid only during the call. */
+export type PairMapper<T> = (key: Uint8Array, value: Uint8Array) => T;
+
+/** What scanMapped returns: the mapped pairs in scan order and a copy of the last pair's key. */
+export interface MappedPage<T> {
+  readonly items: T[];
+  /** Owned by the caller (to page on past it); undefined when the page is empty. */
+  readonly lastKey: Uint8Array | undefined;
+}
+
+/** scanMapped over pairs that were already copied out (for stores and txns without a cheaper way). */
+export function mapPairs<T>(pairs: readonly KvPair[], map: PairMapper<T>): MappedPage<T> {
+  const items = new Array<T>(pairs.length);
+  for (let i = 0; i < pairs.length; i++) {
+    const p = pairs[i] as KvPair;
+    items[i] = map(p.key, p.value);
+  }
+  return { items, lastKey: pairs[pairs.length - 1]?.key };
 }
 
 export interface ScanOptions {
@@ -35,6 +56,12 @@ export interface Snapshot {
   batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
   /** Up to `limit` live pairs in [start, end), ascending unless `reverse`. */
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]>;
+  /**
+   * scan() without copying every pair out first: `map` sees each pair as views into the store's
+   * reused memory, valid only during the call, and must copy or decode what it keeps. Optional:
+   * a store that copies anyway leaves it out and callers use mapPairs(await scan(...)).
+   */
+  scanMapped?<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>>;
   /** Frees backend resources (read transactions). Idempotent; the snapshot is unusable after. */
   release(): void;
 }

@@ -1,5 +1,5 @@
 import { SqlError } from '../errors/index.js';
-import type { KeyRange, KvPair, Mutation, ScanOptions, Snapshot, Store } from '../kv/kv.js';
+import { mapPairs, type KeyRange, type KvPair, type MappedPage, type Mutation, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
 import type { Txn } from './types.js';
 import { mergedScan } from './merge-scan.js';
 import { WriteBuffer } from './write-buffer.js';
@@ -77,6 +77,12 @@ export class KvTxn implements Txn {
 
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {
     return mergedScan(this.snap, this.buf, range, opts);
+  }
+
+  /** With nothing buffered, the snapshot's own scanMapped (no copies); else the merged scan's pairs mapped. */
+  async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
+    if (this.buf.size === 0 && this.snap.scanMapped !== undefined) return this.snap.scanMapped(range, opts, map);
+    return mapPairs(await mergedScan(this.snap, this.buf, range, opts), map);
   }
 
   put(key: Uint8Array, value: Uint8Array): void {

@@ -2,7 +2,7 @@
  * Transactions over any `kv` Store: snapshot isolation, buffered writes with read-your-writes,
  * first committer wins. Implementations live beside this file; other layers use only these types.
  */
-import type { KeyRange, KvPair, ScanOptions, Store } from '../kv/kv.js';
+import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Store } from '../kv/kv.js';
 
 export interface Txn {
   /** The snapshot timestamp: reads see every commit with commitTs <= startTs. */
@@ -24,6 +24,12 @@ export interface Txn {
    * To page on, call again with the range narrowed past the last key returned.
    */
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]>;
+  /**
+   * scan() handing each pair to `map` instead of returning it; the pairs may be views valid only
+   * during the call (`map` copies or decodes what it keeps). Returns the mapped items and a copy
+   * of the last key, to page on past it.
+   */
+  scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>>;
 
   put(key: Uint8Array, value: Uint8Array): void;
   delete(key: Uint8Array): void;

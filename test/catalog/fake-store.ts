@@ -3,7 +3,7 @@
  * src/txn/types.ts TxnStore (snapshot isolation, first committer wins on written and locked keys).
  */
 import { SqlError } from '../../src/errors/index.js';
-import type { CommitRequest, KeyRange, KvPair, ScanOptions, Snapshot, Store } from '../../src/kv/kv.js';
+import { mapPairs, type CommitRequest, type KeyRange, type KvPair, type MappedPage, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../../src/kv/kv.js';
 import type { Txn, TxnStore } from '../../src/txn/types.js';
 import { compareBytes, toHex } from '../../src/util/index.js';
 
@@ -121,6 +121,10 @@ class MemTxn implements Txn {
 
   async batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
     return Promise.all(keys.map((k) => this.get(k)));
+  }
+
+  async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
+    return mapPairs(await this.scan(range, opts), map);
   }
 
   async scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {

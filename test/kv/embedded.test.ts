@@ -220,4 +220,39 @@ describe('embedded store internals', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('scanMapped maps exactly what scan returns (tombstones skipped, limit, reverse) and owns only lastKey', async () => {
+    const dir = tempDir('shale-mapped-');
+    const store = EmbeddedStore.open(dir, { gcIntervalMs: 0 });
+    try {
+      const muts: Mutation[] = [];
+      for (let i = 0; i < 50; i++) muts.push({ op: 'put', key: b(`m${String(i).padStart(2, '0')}`), value: b(`value-${i}`.repeat(i % 7 + 1)) });
+      muts.push({ op: 'put', key: b('m25x'), value: new Uint8Array(3000).fill(7) });
+      await commit(store, muts);
+      await commit(store, [{ op: 'del', key: b('m03') }, { op: 'del', key: b('m40') }]);
+      const snap = await store.snapshot();
+      const mapped = snap.scanMapped;
+      if (mapped === undefined) throw new Error('the embedded store has scanMapped');
+      const copy = (k: Uint8Array, v: Uint8Array): [string, string] => [new TextDecoder().decode(k), new TextDecoder().decode(v)];
+      for (const [opts, range] of [
+        [{ limit: 1000 }, { start: b('m'), end: b('n') }],
+        [{ limit: 10 }, { start: b('m'), end: b('n') }],
+        [{ limit: 7, reverse: true }, { start: b('m1'), end: b('m45') }],
+        [{ limit: 5 }, { start: b('m99'), end: b('n') }],
+      ] as const) {
+        const pairs = await snap.scan(range, opts);
+        const page = await mapped.call(snap, range, opts, copy);
+        expect(page.items).toEqual(pairs.map((p) => copy(p.key, p.value)));
+        expect(page.lastKey).toEqual(pairs[pairs.length - 1]?.key);
+      }
+      const page = await mapped.call(snap, { start: b('m'), end: b('n') }, { limit: 3 }, copy);
+      const last = page.lastKey as Uint8Array;
+      await mapped.call(snap, { start: b('m4'), end: b('n') }, { limit: 100 }, copy); // lmdb reuses its key buffer
+      expect(new TextDecoder().decode(last)).toBe('m02');
+      snap.release();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

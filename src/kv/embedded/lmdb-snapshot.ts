@@ -1,5 +1,5 @@
 import type { Database, RangeOptions, Transaction } from 'lmdb';
-import type { KeyRange, KvPair, ScanOptions, Snapshot } from '../kv.js';
+import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Snapshot } from '../kv.js';
 import { compareBytes } from '../../util/index.js';
 import { sharedPage } from './page-builder.js';
 import type { RawRangeReader } from './raw-range.js';
@@ -93,6 +93,17 @@ export class LmdbSnapshot implements Snapshot {
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {
     try {
       return Promise.resolve(this.scanSync(range, opts));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  /** scan() with each pair handed to `map` as views of lmdb's buffers (see RawRangeReader.scanMapped). */
+  scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
+    try {
+      this.checkOpen();
+      if (opts.limit <= 0 || compareBytes(range.start, range.end) >= 0) return Promise.resolve({ items: [], lastKey: undefined });
+      return Promise.resolve(this.reader.scanMapped(this.rangeOptions(range, opts.reverse === true), opts.limit, map));
     } catch (err) {
       return Promise.reject(err);
     }

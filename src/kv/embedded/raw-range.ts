@@ -1,5 +1,5 @@
 import type { Database, RangeOptions, RootDatabase } from 'lmdb';
-import type { KvPair } from '../kv.js';
+import type { KvPair, MappedPage, PairMapper } from '../kv.js';
 import { sharedPage } from './page-builder.js';
 import { HEADER_BYTES, isLive } from './value-format.js';
 
@@ -50,6 +50,24 @@ export class RawRangeReader {
       },
     };
     hooks.decoderCopies = true;
+  }
+
+  /**
+   * Like scan(), but each live pair goes to `map` as two views into lmdb's reused key and value
+   * buffers (valid only during the call) instead of being copied out; only the last key is copied.
+   */
+  scanMapped<T>(opts: RangeOptions, limit: number, map: PairMapper<T>): MappedPage<T> {
+    const items: T[] = [];
+    let key: Uint8Array | undefined;
+    for (const entry of this.db.getRange(opts)) {
+      const value = entry.value;
+      if (this.valueSize < HEADER_BYTES || !isLive(value)) continue;
+      const k = entry.key;
+      key = new Uint8Array(k.buffer, k.byteOffset + this.keyStart, this.keyEnd - this.keyStart);
+      items.push(map(key, new Uint8Array(value.buffer, value.byteOffset + HEADER_BYTES, this.valueSize - HEADER_BYTES)));
+      if (items.length >= limit) break;
+    }
+    return { items, lastKey: key === undefined ? undefined : key.slice() };
   }
 
   /**

@@ -32,6 +32,8 @@ class TableScanExec implements Executor {
   }
 
   async next(): Promise<Row[] | null> {
+    // Rows are decoded straight from the store's buffers (the decoder copies every value out).
+    if (!this.lock) return this.scanner.nextMapped(this.decode);
     const pairs = await this.scanner.next();
     if (pairs === null) return null;
     const rows = new Array<Row>(pairs.length);
@@ -39,7 +41,9 @@ class TableScanExec implements Executor {
       const p = pairs[i] as (typeof pairs)[number];
       rows[i] = this.decoder.decodeKeyed(p.key, p.value);
     }
-    if (this.lock) this.ctx.txn.lockKeys(pairs.map((p) => p.key));
+    this.ctx.txn.lockKeys(pairs.map((p) => p.key));
     return rows;
   }
+
+  private readonly decode = (key: Uint8Array, value: Uint8Array): Row => this.decoder.decodeKeyed(key, value);
 }

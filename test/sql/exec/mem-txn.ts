@@ -3,7 +3,7 @@
  * with read-your-writes, commit applies the buffer; no conflict detection). Like a real store,
  * startTs counts the commits it sees (the catalog reads the schema version once per startTs).
  */
-import type { KeyRange, KvPair, ScanOptions, Store } from '../../../src/kv/kv.js';
+import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Store } from '../../../src/kv/kv.js';
 import type { Txn, TxnStore } from '../../../src/txn/types.js';
 import { compareBytes } from '../../../src/util/index.js';
 
@@ -83,6 +83,24 @@ class MemTxn implements Txn {
   batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
     this.store.batchGets++;
     return Promise.resolve(keys.map((k) => this.read(k)));
+  }
+
+  /**
+   * Like the embedded store, hands `map` borrowed views: each pair is copied into one scratch
+   * buffer that is overwritten after the call, so a row that kept a view would read garbage.
+   */
+  async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
+    const pairs = await this.scan(range, opts);
+    const items = new Array<T>(pairs.length);
+    for (let i = 0; i < pairs.length; i++) {
+      const { key, value } = pairs[i] as KvPair;
+      const scratch = new Uint8Array(key.length + value.length);
+      scratch.set(key, 0);
+      scratch.set(value, key.length);
+      items[i] = map(scratch.subarray(0, key.length), scratch.subarray(key.length));
+      scratch.fill(0xee);
+    }
+    return { items, lastKey: pairs[pairs.length - 1]?.key };
   }
 
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {
