@@ -4,7 +4,7 @@
  * `batch_get`, `scan`; commits by result: `ok`, `conflict` (1213), `error`.
  */
 import { isSqlError } from '../errors/index.js';
-import { mapPairs, type CommitRequest, type KeyRange, type KvPair, type MappedPage, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/index.js';
+import { scanMappedOf, type CommitRequest, type KeyRange, type KvPair, type MappedPage, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/index.js';
 
 export const KV_READ_OPS = ['snapshot', 'get', 'batch_get', 'scan'] as const;
 export type KvReadOp = (typeof KV_READ_OPS)[number];
@@ -101,8 +101,7 @@ class InstrumentedSnapshot implements Snapshot {
 
   scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
     const t = performance.now();
-    const page = this.inner.scanMapped === undefined ? this.inner.scan(range, opts).then((pairs) => mapPairs(pairs, map)) : this.inner.scanMapped(range, opts, map);
-    return page.then((mapped) => {
+    return scanMappedOf(this.inner, range, opts, map).then((mapped) => {
       this.timings.kvRead('scan', seconds(t));
       return mapped;
     });

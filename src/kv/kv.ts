@@ -29,6 +29,12 @@ export interface MappedPage<T> {
   readonly lastKey: Uint8Array | undefined;
 }
 
+/** `snap.scanMapped`, or scan() with its owned pairs mapped when the store has none. */
+export function scanMappedOf<T>(snap: Snapshot, range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
+  if (snap.scanMapped !== undefined) return snap.scanMapped(range, opts, map);
+  return snap.scan(range, opts).then((pairs) => mapPairs(pairs, map));
+}
+
 /** scanMapped over pairs that were already copied out (for stores and txns without a cheaper way). */
 export function mapPairs<T>(pairs: readonly KvPair[], map: PairMapper<T>): MappedPage<T> {
   const items = new Array<T>(pairs.length);

@@ -1,5 +1,5 @@
 import { SqlError } from '../errors/index.js';
-import { mapPairs, type KeyRange, type KvPair, type MappedPage, type Mutation, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
+import { mapPairs, scanMappedOf, type KeyRange, type KvPair, type MappedPage, type Mutation, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
 import type { Txn } from './types.js';
 import { mergedScan } from './merge-scan.js';
 import { WriteBuffer } from './write-buffer.js';
@@ -79,9 +79,9 @@ export class KvTxn implements Txn {
     return mergedScan(this.snap, this.buf, range, opts);
   }
 
-  /** With nothing buffered, the snapshot's own scanMapped (no copies); else the merged scan's pairs mapped. */
+  /** With nothing buffered, the snapshot's scanMapped (no copies where the store has it); else the merged scan's pairs mapped. */
   async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
-    if (this.buf.size === 0 && this.snap.scanMapped !== undefined) return this.snap.scanMapped(range, opts, map);
+    if (this.buf.size === 0) return scanMappedOf(this.snap, range, opts, map);
     return mapPairs(await mergedScan(this.snap, this.buf, range, opts), map);
   }
 
