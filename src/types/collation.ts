@@ -121,7 +121,10 @@ function generalChar(code: number): string {
   let w = generalCache.get(code);
   if (w === undefined) {
     const ch = String.fromCharCode(code);
-    const base = ch === '\u00df' ? 's' : (ch.normalize('NFD')[0] ?? ch);
+    // The base character of the decomposition, unless that lies outside the BMP (U+FACF -> U+2284A):
+    // a weight character is one UTF-16 unit, never half a surrogate pair.
+    const first = ch.normalize('NFD').codePointAt(0) ?? code;
+    const base = ch === '\u00df' ? 's' : first > 0xffff ? ch : String.fromCharCode(first);
     const up = base.toUpperCase();
     w = up.length === 1 ? up : base;
     generalCache.set(code, w);

@@ -69,6 +69,18 @@ describe('collation comparisons', () => {
 });
 
 describe('collation keys (memcomparable weights)', () => {
+  it('utf8mb4_general_ci: a BMP character decomposing outside the BMP keeps a whole-character weight', () => {
+    // U+FACF decomposes (NFD) to U+2284A; its weight once was the first half of that surrogate pair,
+    // which compared above U+FFFD while its UTF-8 key equalled U+FFFD's (found by the property below).
+    const type = makeType('varchar', { length: 10, collation: 'utf8mb4_general_ci' });
+    const c = coll('utf8mb4_general_ci');
+    const key = (s: string): Uint8Array => encodeKeyValues([s], [type]);
+    for (const [a, b] of [['\ufacf', '\ufffd'], ['\ufacf', '\u{2284a}'], ['\ufacf', 'a']]) {
+      expect(sign(compareBytes(key(a as string), key(b as string)))).toBe(sign(c.compare(a as string, b as string)));
+    }
+    expect(c.weight('\ufacf')).toBe('\ufacf');
+  });
+
   for (const name of NAMES) {
     const type = makeType('varchar', { length: 50, collation: name });
     const c = coll(name);
