@@ -65,7 +65,7 @@ export interface Snapshot {
   /**
    * scan() without copying every pair out first: `map` sees each pair as views into the store's
    * reused memory, valid only during the call, and must copy or decode what it keeps. Optional:
-   * a store that copies anyway leaves it out and callers use mapPairs(await scan(...)).
+   * a store that copies anyway leaves it out, and callers go through scanMappedOf().
    */
   scanMapped?<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>>;
   /** Frees backend resources (read transactions). Idempotent; the snapshot is unusable after. */
