@@ -10,6 +10,8 @@
  *   and case folding never change or move an ASCII character), so a difference found inside an
  *   ASCII prefix decides the order. It answers undefined (the caller compares full weights)
  *   when a non-ASCII character is met before the decision.
+ * - `asciiSortPrefix` packs the first weights of an ASCII string into one number, so a sort
+ *   compares most pairs with one number comparison.
  */
 
 let scratch = Buffer.allocUnsafe(256);
@@ -63,4 +65,28 @@ export function asciiCompare(a: string, b: string, table: Uint8Array, padSpace: 
   const longer = na > nb ? a : b;
   for (let i = n; i < (na > nb ? na : nb); i++) if (longer.charCodeAt(i) >= 0x80) return undefined;
   return na < nb ? -1 : na > nb ? 1 : 0;
+}
+
+/** Weights packed by asciiSortPrefix: 6 positions of 8 bits stay below 2^53 (exact in a double). */
+export const SORT_PREFIX_CHARS = 6;
+
+/**
+ * The first SORT_PREFIX_CHARS weights of `s` (`table[c] + 1` each, 0 past its end; trailing
+ * spaces dropped first when `padSpace`) as one number, or NaN when a non-ASCII character comes
+ * first. Different prefixes order two strings as asciiCompare does (a shorter string is a prefix
+ * of the longer, and 0 sorts below every weight); equal prefixes decide nothing.
+ */
+export function asciiSortPrefix(s: string, table: Uint8Array, padSpace: boolean): number {
+  const n = effectiveLength(s, padSpace);
+  let acc = 0;
+  for (let i = 0; i < SORT_PREFIX_CHARS; i++) {
+    let w = 0;
+    if (i < n) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) return Number.NaN;
+      w = (table[c] as number) + 1;
+    }
+    acc = acc * 256 + w;
+  }
+  return acc;
 }

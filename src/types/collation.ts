@@ -15,7 +15,7 @@
  * - `*_general_ci`, `latin1_swedish_ci`, `ascii_general_ci` (PAD SPACE): per character, the
  *   base letter upper-cased (no expansions: 'ß' = 's'); characters beyond the BMP all weigh U+FFFD.
  */
-import { asciiCompare, asciiWeight } from './collation-ascii.js';
+import { asciiCompare, asciiSortPrefix, asciiWeight } from './collation-ascii.js';
 
 export type PadAttribute = 'PAD SPACE' | 'NO PAD';
 
@@ -32,6 +32,17 @@ export interface Collation {
   weight(s: string): string;
   /** Negative, zero or positive. */
   compare(a: string, b: string): number;
+  /**
+   * compare()'s answer when it is cheap to get (both strings ASCII up to the first difference),
+   * else undefined: the caller compares weights it may have cached. Binary collations always answer.
+   */
+  quickCompare(a: string, b: string): number | undefined;
+  /**
+   * A number summarizing the start of `s`'s weight: when two strings' prefixes differ (and are
+   * not NaN) they order as compare() orders the strings; equal or NaN prefixes decide nothing.
+   * NaN for binary collations and for strings that start non-ASCII.
+   */
+  sortPrefix(s: string): number;
   /** Case/accent folding of one string for LIKE that keeps its character count. */
   likeFold(s: string): string;
 }
@@ -171,13 +182,15 @@ function trimTrailingSpaces(s: string): string {
 }
 
 const identity = (s: string): string => s;
+const noPrefix = (): number => Number.NaN;
 
 function make(name: string, id: number, family: Family, opts: { isDefault?: boolean; pad?: PadAttribute } = {}): Collation {
   const charset = name === 'binary' ? 'binary' : name.slice(0, name.indexOf('_'));
   const padAttribute = opts.pad ?? 'PAD SPACE';
   const isDefault = opts.isDefault ?? false;
   if (family === 'bin') {
-    return { name, charset, id, isDefault, padAttribute, binary: true, weight: identity, compare: compareCodePoints, likeFold: identity };
+    const quickCompare = compareCodePoints;
+    return { name, charset, id, isDefault, padAttribute, binary: true, weight: identity, compare: compareCodePoints, quickCompare, sortPrefix: noPrefix, likeFold: identity };
   }
   const base = family === 'uca' ? (s: string): string => ucaWeight(s) : family === 'uca_as' ? ucaAsWeight : generalWeight;
   const weight = padAttribute === 'PAD SPACE' ? (s: string): string => base(trimTrailingSpaces(s)) : base;
@@ -185,7 +198,9 @@ function make(name: string, id: number, family: Family, opts: { isDefault?: bool
   const pad = padAttribute === 'PAD SPACE';
   const compare = (a: string, b: string): number =>
     a === b ? 0 : (asciiCompare(a, b, table, pad) ?? compareCodePoints(weight(a), weight(b)));
-  return { name, charset, id, isDefault, padAttribute, binary: false, weight, compare, likeFold: ciLikeFold };
+  const quickCompare = (a: string, b: string): number | undefined => (a === b ? 0 : asciiCompare(a, b, table, pad));
+  const sortPrefix = (s: string): number => asciiSortPrefix(s, table, pad);
+  return { name, charset, id, isDefault, padAttribute, binary: false, weight, compare, quickCompare, sortPrefix, likeFold: ciLikeFold };
 }
 
 export const COLLATIONS: readonly Collation[] = [

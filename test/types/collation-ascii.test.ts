@@ -23,6 +23,38 @@ describe('collation ASCII fast paths', () => {
     });
   }
 
+  for (const c of COLLATIONS.filter((x) => !x.binary)) {
+    it(`${c.name}: different sort prefixes order strings as compare does; quickCompare agrees when it answers`, () => {
+      fc.assert(
+        fc.property(text, text, (a, b) => {
+          const full = sign(c.compare(a, b));
+          const pa = c.sortPrefix(a);
+          const pb = c.sortPrefix(b);
+          if (pa !== pb && !Number.isNaN(pa) && !Number.isNaN(pb)) expect(sign(pa - pb)).toBe(full);
+          const quick = c.quickCompare(a, b);
+          if (quick !== undefined) expect(sign(quick)).toBe(full);
+        }),
+        { numRuns: 3000 },
+      );
+    });
+  }
+
+  it('sort prefixes: NaN for a non-ASCII start and for binary collations, decisive on ASCII starts', () => {
+    const ai = COLLATIONS.find((x) => x.name === 'utf8mb4_0900_ai_ci');
+    const general = COLLATIONS.find((x) => x.name === 'utf8mb4_general_ci');
+    const bin = COLLATIONS.find((x) => x.name === 'utf8mb4_bin');
+    expect(ai?.sortPrefix('é')).toBeNaN();
+    expect(ai?.sortPrefix('abcdefé')).not.toBeNaN();
+    expect(bin?.sortPrefix('abc')).toBeNaN();
+    expect(ai?.sortPrefix('ABC')).toBe(ai?.sortPrefix('abc'));
+    expect(ai?.sortPrefix('ab') ?? 0).toBeLessThan(ai?.sortPrefix('ab\t') ?? 0);
+    // PAD SPACE drops trailing spaces first; NO PAD weighs them.
+    expect(general?.sortPrefix('ab  ')).toBe(general?.sortPrefix('ab'));
+    expect(ai?.sortPrefix('ab ')).not.toBe(ai?.sortPrefix('ab'));
+    // sysbench's c values differ in the first digits.
+    expect(ai?.sortPrefix('31006815345-4') ?? 0).toBeGreaterThan(ai?.sortPrefix('29006815345-4') ?? 0);
+  });
+
   it('ASCII weights of the uca family map case and order punctuation first', () => {
     const c = COLLATIONS.find((x) => x.name === 'utf8mb4_0900_ai_ci');
     expect(c?.weight('Abc')).toBe(c?.weight('aBC'));

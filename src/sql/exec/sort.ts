@@ -5,7 +5,7 @@
 import { compareStrings, compareValues, compileExpr, deriveCollation, enumSortType, numericView, type Evaluator } from '../expr/index.js';
 import type { PlanNode, SortItem } from '../plan/index.js';
 import { POS_TABLE, type RowSchema } from '../plan/index.js';
-import { collationOf, isAsciiString, isIntegerType, isStringType, typeCollation, type Collation, type Value } from '../../types/index.js';
+import { collationOf, isIntegerType, isStringType, typeCollation, type Collation, type Value } from '../../types/index.js';
 import type { ExecContext } from './context.js';
 import { drain, fromRows, type ExecFactory, type Row } from './executor.js';
 import { compileLimit } from './limit-values.js';
@@ -77,24 +77,34 @@ export function compileSorter(items: readonly SortItem[], schema: RowSchema, ded
   const evals: Evaluator[] = items.map((o, i) => numericView(compileExpr(o.expr, schema, 'order clause'), enums[i]));
   const dirs = items.map((o) => (o.desc ? -1 : 1));
   const colls = items.map((o, i) => (enums[i] !== undefined ? collationOf('binary') : deriveCollation(o.expr, schema).collation));
-  const weighed = colls.some((c) => !c.binary);
   const n = evals.length;
+  const first = colls[0] as Collation | undefined;
+  // The first key's strings under a `_ci` collation carry a numeric prefix (Collation.sortPrefix).
+  const prefixed = first !== undefined && !first.binary;
+  const dir0 = dirs[0] ?? 1;
+  const compareKeys = (a: Keyed, b: Keyed): number => {
+    const pa = a.prefix;
+    const pb = b.prefix;
+    if (pa !== pb && !Number.isNaN(pa) && !Number.isNaN(pb)) return pa < pb ? -dir0 : dir0;
+    for (let k = 0; k < n; k++) {
+      const coll = colls[k] as Collation;
+      const c = coll.binary ? compareNullsFirst(a.keys[k] as Value, b.keys[k] as Value) : compareCollated(a, b, k, coll);
+      if (c !== 0) return c * (dirs[k] as number);
+    }
+    return 0;
+  };
   return (rows, ctx) => {
     const keyed = new Array<Keyed>(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i] as Row;
       const keys = new Array<Value>(n);
       for (let k = 0; k < n; k++) keys[k] = (evals[k] as Evaluator)(row, ctx);
-      keyed[i] = { row, i, keys, weights: weighed ? weightsOf(keys, colls) : null };
+      const k0 = keys[0];
+      const prefix = prefixed && typeof k0 === 'string' ? (first as Collation).sortPrefix(k0) : Number.NaN;
+      keyed[i] = { row, keys, prefix, weights: null };
     }
-    const compareKeys = (a: Keyed, b: Keyed): number => {
-      for (let k = 0; k < n; k++) {
-        const c = a.weights !== null ? compareWeighed(a, b, k, colls[k] as Collation) : compareNullsFirst(a.keys[k] as Value, b.keys[k] as Value);
-        if (c !== 0) return c * (dirs[k] as number);
-      }
-      return 0;
-    };
-    keyed.sort((a, b) => compareKeys(a, b) || a.i - b.i);
+    // Array.prototype.sort is stable: rows with equal keys keep their input order.
+    keyed.sort(compareKeys);
     if (dedupe) return firstOfEachRun(keyed, compareKeys);
     const out = new Array<Row>(keyed.length);
     for (let i = 0; i < keyed.length; i++) out[i] = (keyed[i] as Keyed).row;
@@ -116,41 +126,34 @@ function firstOfEachRun(keyed: readonly Keyed[], compareKeys: (a: Keyed, b: Keye
 
 interface Keyed {
   readonly row: Row;
-  readonly i: number;
   readonly keys: Value[];
-  /** Per key: the collation weight of a non-ASCII string under a `_ci` collation, computed once. */
-  readonly weights: Array<string | undefined> | null;
+  /** The first key's Collation.sortPrefix (NaN when it has none). */
+  readonly prefix: number;
+  /** Per key: the collation weight of a string, computed when first needed (null: none yet). */
+  weights: Array<string | undefined> | null;
 }
 
 /**
- * Weights of the non-ASCII strings under `_ci` collations (undefined elsewhere). ASCII strings
- * compare through the collation's allocation-free ASCII path instead (collation-ascii.ts);
- * their weight is only computed (and kept) when compared with a non-ASCII one.
+ * Compares key k of two rows under a `_ci` collation: strings by the collation (ASCII pairs
+ * without weights; otherwise by weights computed once per row and kept), the rest by value.
  */
-function weightsOf(keys: readonly Value[], colls: readonly Collation[]): Array<string | undefined> {
-  const out = new Array<string | undefined>(keys.length);
-  for (let k = 0; k < keys.length; k++) {
-    const v = keys[k];
-    const c = colls[k] as Collation;
-    out[k] = typeof v === 'string' && !c.binary && !isAsciiString(v) ? c.weight(v) : undefined;
-  }
-  return out;
-}
-
-/** Compares key k of two rows of a sort with `_ci` keys (strings by collation, the rest by value). */
-function compareWeighed(a: Keyed, b: Keyed, k: number, coll: Collation): number {
+function compareCollated(a: Keyed, b: Keyed, k: number, coll: Collation): number {
   const va = a.keys[k] as Value;
   const vb = b.keys[k] as Value;
-  if (coll.binary || typeof va !== 'string' || typeof vb !== 'string') return compareNullsFirst(va, vb);
-  const wa = (a.weights as Array<string | undefined>)[k];
-  const wb = (b.weights as Array<string | undefined>)[k];
-  if (wa === undefined && wb === undefined) return coll.compare(va, vb);
+  if (typeof va !== 'string' || typeof vb !== 'string') return compareNullsFirst(va, vb);
+  const wa = a.weights?.[k];
+  const wb = b.weights?.[k];
+  if (wa === undefined && wb === undefined) {
+    const quick = coll.quickCompare(va, vb);
+    if (quick !== undefined) return quick;
+  }
   return compareStrings(wa ?? weightOf(a, k, coll), wb ?? weightOf(b, k, coll));
 }
 
 function weightOf(e: Keyed, k: number, coll: Collation): string {
   const w = coll.weight(e.keys[k] as string);
-  (e.weights as Array<string | undefined>)[k] = w;
+  if (e.weights === null) e.weights = new Array<string | undefined>(e.keys.length);
+  e.weights[k] = w;
   return w;
 }
 
