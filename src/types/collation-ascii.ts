@@ -68,7 +68,7 @@ export function asciiCompare(a: string, b: string, table: Uint8Array, padSpace: 
 }
 
 /** Weights packed by asciiSortPrefix: 6 positions of 8 bits stay below 2^53 (exact in a double). */
-export const SORT_PREFIX_CHARS = 6;
+const SORT_PREFIX_CHARS = 6;
 
 /**
  * The first SORT_PREFIX_CHARS weights of `s` (`table[c] + 1` each, 0 past its end; trailing

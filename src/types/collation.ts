@@ -189,16 +189,15 @@ function make(name: string, id: number, family: Family, opts: { isDefault?: bool
   const padAttribute = opts.pad ?? 'PAD SPACE';
   const isDefault = opts.isDefault ?? false;
   if (family === 'bin') {
-    const quickCompare = compareCodePoints;
-    return { name, charset, id, isDefault, padAttribute, binary: true, weight: identity, compare: compareCodePoints, quickCompare, sortPrefix: noPrefix, likeFold: identity };
+    const compare = compareCodePoints;
+    return { name, charset, id, isDefault, padAttribute, binary: true, weight: identity, compare, quickCompare: compare, sortPrefix: noPrefix, likeFold: identity };
   }
   const base = family === 'uca' ? (s: string): string => ucaWeight(s) : family === 'uca_as' ? ucaAsWeight : generalWeight;
   const weight = padAttribute === 'PAD SPACE' ? (s: string): string => base(trimTrailingSpaces(s)) : base;
   const table = family === 'general' ? GENERAL_TABLE : UCA_ASCII;
   const pad = padAttribute === 'PAD SPACE';
-  const compare = (a: string, b: string): number =>
-    a === b ? 0 : (asciiCompare(a, b, table, pad) ?? compareCodePoints(weight(a), weight(b)));
   const quickCompare = (a: string, b: string): number | undefined => (a === b ? 0 : asciiCompare(a, b, table, pad));
+  const compare = (a: string, b: string): number => quickCompare(a, b) ?? compareCodePoints(weight(a), weight(b));
   const sortPrefix = (s: string): number => asciiSortPrefix(s, table, pad);
   return { name, charset, id, isDefault, padAttribute, binary: false, weight, compare, quickCompare, sortPrefix, likeFold: ciLikeFold };
 }
