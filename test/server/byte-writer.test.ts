@@ -42,3 +42,18 @@ describe('ByteWriter.lenencString', () => {
     expect([...w.buf.subarray(0, w.pos)]).toEqual([3, 0x61, 0xff, 0x62]);
   });
 });
+
+describe('ByteWriter.zeros', () => {
+  it('clears exactly n bytes of a reused buffer, short (loop) and long (fill) runs alike', () => {
+    const w = new ByteWriter(8);
+    w.bytes(new Uint8Array(40).fill(0xff));
+    w.pos = 0;
+    w.zeros(1);
+    w.zeros(2);
+    w.zeros(16);
+    w.zeros(17);
+    expect(w.pos).toBe(36);
+    expect([...w.buf.subarray(0, 36)].every((b) => b === 0)).toBe(true);
+    expect([...w.buf.subarray(36, 40)]).toEqual([0xff, 0xff, 0xff, 0xff]);
+  });
+});
