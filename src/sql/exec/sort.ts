@@ -78,9 +78,9 @@ export function compileSorter(items: readonly SortItem[], schema: RowSchema, ded
   const dirs = items.map((o) => (o.desc ? -1 : 1));
   const colls = items.map((o, i) => (enums[i] !== undefined ? collationOf('binary') : deriveCollation(o.expr, schema).collation));
   const n = evals.length;
-  const first = colls[0] as Collation | undefined;
   // The first key's strings under a `_ci` collation carry a numeric prefix (Collation.sortPrefix).
-  const prefixed = first !== undefined && !first.binary;
+  const first = colls[0];
+  const prefixOf = first !== undefined && !first.binary ? first.sortPrefix : undefined;
   const dir0 = dirs[0] ?? 1;
   const compareKeys = (a: Keyed, b: Keyed): number => {
     const pa = a.prefix;
@@ -100,7 +100,7 @@ export function compileSorter(items: readonly SortItem[], schema: RowSchema, ded
       const keys = new Array<Value>(n);
       for (let k = 0; k < n; k++) keys[k] = (evals[k] as Evaluator)(row, ctx);
       const k0 = keys[0];
-      const prefix = prefixed && typeof k0 === 'string' ? (first as Collation).sortPrefix(k0) : Number.NaN;
+      const prefix = prefixOf !== undefined && typeof k0 === 'string' ? prefixOf(k0) : Number.NaN;
       keyed[i] = { row, keys, prefix, weights: null };
     }
     // Array.prototype.sort is stable: rows with equal keys keep their input order.
