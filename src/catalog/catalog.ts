@@ -59,6 +59,16 @@ export class Catalog {
    * The schema as of `txn`'s snapshot: the version key (read once per snapshot timestamp, see
    * versionOf), then a cached Schema if unchanged.
    */
+  /**
+   * schemaFor() without a promise when nothing needs reading: the cached schema of the version
+   * last read at `txn`'s timestamp (see versionOf); undefined otherwise (then await schemaFor).
+   */
+  cachedSchemaFor(txn: Txn): Schema | undefined {
+    const last = this.lastVersion;
+    if (txn.writeCount > 0 || last === undefined || last.startTs !== txn.startTs) return undefined;
+    return this.cache.get(last.version);
+  }
+
   async schemaFor(txn: Txn): Promise<Schema> {
     const version = await this.versionOf(txn);
     const cached = this.cache.get(version);

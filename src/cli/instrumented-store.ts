@@ -39,8 +39,16 @@ class InstrumentedStore implements Store {
     const t = performance.now();
     return this.inner.snapshot().then((snap) => {
       this.timings.kvRead('snapshot', seconds(t));
-      return new InstrumentedSnapshot(snap, this.timings);
+      return instrumentSnapshot(snap, this.timings);
     });
+  }
+
+  snapshotNow(): Snapshot | undefined {
+    const t = performance.now();
+    const snap = this.inner.snapshotNow?.();
+    if (snap === undefined) return undefined;
+    this.timings.kvRead('snapshot', seconds(t));
+    return instrumentSnapshot(snap, this.timings);
   }
 
   async commit(req: CommitRequest): Promise<bigint> {
@@ -64,10 +72,15 @@ class InstrumentedStore implements Store {
   }
 }
 
+/** The wrapper keeps getNow only where the inner snapshot has it (callers test for the method). */
+function instrumentSnapshot(snap: Snapshot, timings: KvTimings): Snapshot {
+  return snap.getNow === undefined ? new InstrumentedSnapshot(snap, timings) : new InstrumentedSyncSnapshot(snap, timings);
+}
+
 class InstrumentedSnapshot implements Snapshot {
   constructor(
-    private readonly inner: Snapshot,
-    private readonly timings: KvTimings,
+    protected readonly inner: Snapshot,
+    protected readonly timings: KvTimings,
   ) {}
 
   get startTs(): bigint {
@@ -109,5 +122,14 @@ class InstrumentedSnapshot implements Snapshot {
 
   release(): void {
     this.inner.release();
+  }
+}
+
+class InstrumentedSyncSnapshot extends InstrumentedSnapshot {
+  getNow(key: Uint8Array): Uint8Array | undefined {
+    const t = performance.now();
+    const value = this.inner.getNow?.(key);
+    this.timings.kvRead('get', seconds(t));
+    return value;
   }
 }

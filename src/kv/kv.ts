@@ -58,6 +58,11 @@ export interface Snapshot {
   readonly startTs: bigint;
   /** The value of `key`, or undefined if absent (or deleted) in this snapshot. */
   get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /**
+   * get() without a promise, for snapshots that read without I/O (the embedded store): throws
+   * where get() rejects. Optional: callers fall back to get().
+   */
+  getNow?(key: Uint8Array): Uint8Array | undefined;
   /** Values in the order of `keys`; undefined where absent. */
   batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
   /** Up to `limit` live pairs in [start, end), ascending unless `reverse`. */
@@ -98,6 +103,12 @@ export interface Store {
   readonly url: string;
   /** Opens a snapshot at the latest committed state. */
   snapshot(): Promise<Snapshot>;
+  /**
+   * snapshot() without a promise, for stores whose snapshots need no I/O (the embedded store):
+   * saves the hot path a promise and a microtask per statement. Undefined when this store cannot
+   * (the caller then awaits snapshot()); throws where snapshot() would reject.
+   */
+  snapshotNow?(): Snapshot | undefined;
   /** Applies mutations atomically if no conflict; resolves with the commit timestamp. */
   commit(req: CommitRequest): Promise<bigint>;
   /**

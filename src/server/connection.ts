@@ -146,6 +146,20 @@ export class Connection implements ResponseSink {
       if (this.ended || this.draining) return null;
       await new Promise<void>((resolve) => (this.wake = resolve));
     }
+    return this.shift();
+  }
+
+  /**
+   * next() without waiting: the queued packet, null once the peer is gone or the server drains,
+   * undefined when nothing has arrived yet (the command loop then waits in nextCommand).
+   */
+  takeCommand(): Packet | null | undefined {
+    if (this.draining) return null;
+    if (this.queue.length > 0) return this.shift();
+    return this.ended ? null : undefined;
+  }
+
+  private shift(): Packet {
     const item = this.queue.shift() as Packet | PacketTooLarge;
     if (this.paused && this.queue.length < MAX_QUEUED / 2) {
       this.paused = false;
@@ -156,14 +170,17 @@ export class Connection implements ResponseSink {
     return item;
   }
 
-  /** Sends the buffered response with one socket write; waits for 'drain' when the socket is full. */
-  async flush(): Promise<void> {
-    if (this.writer.pos === 0) return;
+  /**
+   * Sends the buffered response with one socket write. Returns undefined when the socket took it
+   * (no promise, no microtask: the command loop's common case), else a promise of 'drain'.
+   */
+  flush(): Promise<void> | undefined {
+    if (this.writer.pos === 0) return undefined;
     this.flushCount++;
     const buf = this.writer.take();
-    if (this.socket.destroyed || this.socket.writableEnded) return;
-    if (this.socket.write(buf)) return;
-    await new Promise<void>((resolve) => {
+    if (this.socket.destroyed || this.socket.writableEnded) return undefined;
+    if (this.socket.write(buf)) return undefined;
+    return new Promise<void>((resolve) => {
       const done = (): void => {
         this.socket.off('drain', done);
         this.socket.off('close', done);
@@ -217,9 +234,10 @@ export class Connection implements ResponseSink {
    * Timers are armed in steps of at most MAX_TIMER_MS (setTimeout's limit).
    */
   async nextCommand(idleMs: number): Promise<Packet | null | 'idle'> {
-    if (this.queue.length > 0) return this.next();
     const deadline = Date.now() + idleMs;
-    while (this.queue.length === 0 && !this.ended && !this.draining) {
+    for (;;) {
+      const ready = this.takeCommand();
+      if (ready !== undefined) return ready;
       const now = Date.now();
       if (deadline - now <= 0) return 'idle';
       await new Promise<void>((resolve) => {
@@ -227,7 +245,6 @@ export class Connection implements ResponseSink {
         this.armIdleTimer(deadline, now);
       });
     }
-    return this.next();
   }
 
   /**

@@ -30,7 +30,8 @@ export async function handleQuery(conn: Connection, payload: Buffer): Promise<vo
       writeErr(conn.writer, errorFields(err, conn.log, 'query'));
       return;
     }
-    await sendResult(conn, result, i < pieces.length - 1, false);
+    const sending = sendResult(conn, result, i < pieces.length - 1, false);
+    if (sending !== undefined) await sending;
   }
 }
 

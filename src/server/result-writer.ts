@@ -19,8 +19,8 @@ export const FLUSH_AT = 1024 * 1024;
 
 export interface ResponseSink {
   readonly writer: PacketWriter;
-  /** Sends what the writer holds; resolves once the socket can take more. */
-  flush(): Promise<void>;
+  /** Sends what the writer holds; a promise (resolved once the socket can take more) only when it is full. */
+  flush(): Promise<void> | undefined;
 }
 
 /** Encoded column definitions of one column list for one connection collation. */
@@ -60,25 +60,40 @@ export function writeColumnBlock(w: PacketWriter, meta: ColumnsMeta, status: num
   writeEof(w, 0, status);
 }
 
-export async function writeResultSet(
+/**
+ * The whole result set. Returns undefined when it was written without waiting (the common case:
+ * no promise); a promise when a full socket made it wait for 'drain' part-way.
+ */
+export function writeResultSet(
   sink: ResponseSink,
   result: RowsResult,
   meta: ColumnsMeta,
   status: number,
   binary: boolean,
-): Promise<void> {
+): Promise<void> | undefined {
   const w = sink.writer;
   w.begin();
   w.lenencInt(result.columns.length);
   w.end();
   writeColumnBlock(w, meta, status);
+  return writeRowsFrom(sink, result, meta, status, binary, 0);
+}
+
+function writeRowsFrom(sink: ResponseSink, result: RowsResult, meta: ColumnsMeta, status: number, binary: boolean, from: number): Promise<void> | undefined {
+  const w = sink.writer;
   const cols = result.columns;
-  for (const row of result.rows) {
+  const rows = result.rows;
+  for (let i = from; i < rows.length; i++) {
+    const row = rows[i] as readonly Value[];
     if (binary) writeBinaryRow(w, row, cols, meta.wireTypes);
     else writeTextRow(w, row, cols);
-    if (w.pos >= FLUSH_AT) await sink.flush();
+    if (w.pos >= FLUSH_AT) {
+      const sending = sink.flush();
+      if (sending !== undefined) return sending.then(() => writeRowsFrom(sink, result, meta, status, binary, i + 1));
+    }
   }
   writeEof(w, Math.min(result.warnings, 0xffff), status);
+  return undefined;
 }
 
 export function writeTextRow(w: PacketWriter, row: readonly Value[], cols: readonly ResultColumn[]): void {

@@ -11,7 +11,10 @@ import { BrokenResponse } from './protocol-errors.js';
 import { writeEof } from './packets/eof.js';
 import { columnsMeta, writeOkResult, writeResultSet } from './result-writer.js';
 
-export async function sendResult(conn: Connection, result: ExecResult, moreResults: boolean, binary: boolean): Promise<void> {
+/** What sendResult uses of a connection (tests hand in a stand-in). */
+export type ResultTarget = Pick<Connection, 'writer' | 'flushCount' | 'status' | 'collationId' | 'columnsCache' | 'flush'>;
+
+export function sendResult(conn: ResultTarget, result: ExecResult, moreResults: boolean, binary: boolean): Promise<void> | undefined {
   const w = conn.writer;
   const mark = w.pos;
   const seq = w.seq;
@@ -20,18 +23,24 @@ export async function sendResult(conn: Connection, result: ExecResult, moreResul
     const status = conn.status(moreResults);
     if (result.kind === 'ok') {
       writeOkResult(w, result, status);
-      return;
+      return undefined;
     }
     if (result.streamed !== undefined) {
       writeEof(w, Math.min(result.warnings, 0xffff), status); // columns and rows went out already
-      return;
+      return undefined;
     }
     const meta = columnsMeta(result.columns, conn.collationId, conn.columnsCache);
-    await writeResultSet(conn, result, meta, status, binary);
+    // Undefined unless a full socket made the writer wait part-way (then failures arrive later).
+    return writeResultSet(conn, result, meta, status, binary)?.catch((err: unknown) => failed(conn, mark, seq, flushes, err));
   } catch (err) {
-    if (conn.flushCount !== flushes) throw new BrokenResponse(err);
-    w.pos = mark;
-    w.seq = seq;
-    throw err;
+    return failed(conn, mark, seq, flushes, err);
   }
+}
+
+/** Encoding failed: roll the partial response back, or BrokenResponse if part of it was flushed. */
+function failed(conn: ResultTarget, mark: number, seq: number, flushes: number, err: unknown): never {
+  if (conn.flushCount !== flushes) throw new BrokenResponse(err);
+  conn.writer.pos = mark;
+  conn.writer.seq = seq;
+  throw err;
 }

@@ -5,6 +5,7 @@
  */
 import { SqlError } from '../errors/index.js';
 import type { Connection } from './connection.js';
+import type { Packet } from './packet-decoder.js';
 import { dispatch } from './dispatch.js';
 import { performHandshake } from './handshake.js';
 import { writeErr } from './packets/err.js';
@@ -28,11 +29,14 @@ export async function serveConnection(conn: Connection): Promise<void> {
 
 async function commandLoop(conn: Connection): Promise<void> {
   for (;;) {
-    const packet = await conn.nextCommand(conn.requireSession().waitTimeout() * 1000);
+    // A command already queued is taken without a promise; otherwise wait (wait_timeout).
+    let packet: Packet | null | 'idle' | undefined = conn.takeCommand();
+    if (packet === undefined) packet = await conn.nextCommand(conn.requireSession().waitTimeout() * 1000);
     if (packet === 'idle') return idleTimeout(conn);
     if (packet === null) return;
     const keep = await dispatch(conn, packet);
-    await conn.flush();
+    const sending = conn.flush();
+    if (sending !== undefined) await sending;
     if (!keep || conn.session === null || conn.closeAfterReply) return;
   }
 }

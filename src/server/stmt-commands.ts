@@ -78,7 +78,8 @@ export async function handleExecute(conn: Connection, payload: Buffer): Promise<
     writeErr(conn.writer, errorFields(err, conn.log, 'execute')); // after the rows already sent
     return;
   }
-  await sendResult(conn, result, false, true);
+  const sending = sendResult(conn, result, false, true);
+  if (sending !== undefined) await sending;
 }
 
 /** COM_STMT_CLOSE has no response, not even for unknown ids or malformed packets. */

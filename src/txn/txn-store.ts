@@ -17,6 +17,11 @@ class KvTxnStore implements TxnStore {
     return new KvTxn(this.kv, await this.kv.snapshot());
   }
 
+  beginNow(): Txn | undefined {
+    const snap = this.kv.snapshotNow?.();
+    return snap === undefined ? undefined : new KvTxn(this.kv, snap);
+  }
+
   /** Runs `fn` and commits; on 1213 retries from scratch after a random, growing 1–10 ms wait. */
   async update<T>(fn: (txn: Txn) => Promise<T>, retries: number = DEFAULT_RETRIES): Promise<T> {
     for (let attempt = 0; ; attempt++) {

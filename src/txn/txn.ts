@@ -47,6 +47,12 @@ export class KvTxn implements Txn {
     this.maxBytesSetting = setting;
   }
 
+  getNow(key: Uint8Array): Uint8Array | undefined | null {
+    const entry = this.buf.lookup(key);
+    if (entry !== undefined) return entry.value ?? undefined;
+    return this.snap.getNow === undefined ? null : this.snap.getNow(key);
+  }
+
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const entry = this.buf.lookup(key);
     if (entry === undefined) return this.snap.get(key);

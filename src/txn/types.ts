@@ -16,6 +16,11 @@ export interface Txn {
 
   /** Buffered value if this txn wrote `key` (undefined if it deleted it), else the snapshot's. */
   get(key: Uint8Array): Promise<Uint8Array | undefined>;
+  /**
+   * get() without a promise when the answer needs no I/O (a buffered write, or a snapshot with
+   * Snapshot.getNow): the value, undefined when absent; null when only get() can answer.
+   */
+  getNow(key: Uint8Array): Uint8Array | undefined | null;
   /** Like get() for many keys, in one snapshot round trip. */
   batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>>;
   /**
@@ -63,6 +68,8 @@ export interface TxnStore {
   readonly kv: Store;
   /** Starts a transaction at the latest committed state. */
   begin(): Promise<Txn>;
+  /** begin() without a promise when the kv store can snapshot synchronously (Store.snapshotNow), else undefined. */
+  beginNow?(): Txn | undefined;
   /**
    * Managed read-write transaction: runs `fn`, commits, retries from scratch on 1213 up to
    * `retries` times (default 10, with a small random backoff). Rolls back on any other throw.

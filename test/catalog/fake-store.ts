@@ -114,6 +114,11 @@ class MemTxn implements Txn {
     return m;
   }
 
+  /** Always answered by get() (the async path). */
+  getNow(): null {
+    return null;
+  }
+
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const b = this.buffer().get(toHex(key));
     return b !== undefined ? b.value : this.snap.get(key);

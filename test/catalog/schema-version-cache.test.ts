@@ -58,6 +58,24 @@ describe.each(factories)('schema version per snapshot timestamp ($name)', (facto
     c.txn.rollback();
   });
 
+  it('cachedSchemaFor answers without a read only for the timestamp last read, and never for a writer', async () => {
+    const a = await s.txns.begin();
+    expect(cat.cachedSchemaFor(a)).toBeUndefined();
+    const first = await cat.schemaFor(a);
+    expect(cat.cachedSchemaFor(a)).toBe(first);
+    a.put(utf8Encode('x'), utf8Encode('y'));
+    expect(cat.cachedSchemaFor(a)).toBeUndefined();
+    a.rollback();
+
+    await cat.createTable('d', spec('t2', [col('id', t('int'), { primaryKey: true })]), false);
+    const b = await s.txns.begin();
+    expect(cat.cachedSchemaFor(b)).toBeUndefined(); // a later timestamp: the version must be read
+    const after = await cat.schemaFor(b);
+    expect(after.version).toBeGreaterThan(first.version);
+    expect(cat.cachedSchemaFor(b)).toBe(after);
+    b.rollback();
+  });
+
   it('a transaction with writes reads the key itself, and sees a version it wrote', async () => {
     const plain = await s.txns.begin();
     const base = await cat.schemaFor(plain);

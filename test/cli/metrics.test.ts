@@ -104,6 +104,20 @@ describe('instrumentStore', () => {
     expect(commits).toEqual(['ok', 'conflict', 'error']);
   });
 
+  it('snapshotNow is timed when the inner store has it, and undefined when it does not', async () => {
+    const reads: KvReadOp[] = [];
+    const timings = { kvRead: (op: KvReadOp) => reads.push(op), kvCommit: () => undefined };
+    expect(instrumentStore(fakeStore(), timings).snapshotNow?.()).toBeUndefined();
+    expect(reads).toEqual([]);
+    const inner = fakeStore();
+    const snap = await inner.snapshot();
+    const syncStore = instrumentStore({ ...inner, snapshotNow: () => snap }, timings);
+    const now = syncStore.snapshotNow?.();
+    expect(now?.startTs).toBe(7n);
+    expect(await now?.get(new Uint8Array([0]))).toEqual(new Uint8Array([1]));
+    expect(reads).toEqual(['snapshot', 'get']);
+  });
+
   it('feeds the kv histograms of ShaleMetrics', async () => {
     const m = new ShaleMetrics({ processMetrics: false });
     const store = instrumentStore(fakeStore(), m);

@@ -5,6 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openStore, type Mutation } from '../../src/kv/index.js';
 import { EmbeddedStore } from '../../src/kv/embedded/index.js';
+import { createTxnStore } from '../../src/txn/index.js';
 import { utf8Encode } from '../../src/util/index.js';
 import { tempDir } from './backends.js';
 
@@ -42,6 +43,31 @@ describe('openStore', () => {
 });
 
 describe('embedded store internals', () => {
+  it('snapshotNow is snapshot() without the promise; beginNow follows it; both refuse a closed store', async () => {
+    const dir = tempDir('shale-now-');
+    const store = EmbeddedStore.open(dir, { gcIntervalMs: 0 });
+    try {
+      await commit(store, [{ op: 'put', key: b('k'), value: b('1') }]);
+      const now = store.snapshotNow();
+      const later = await store.snapshot();
+      expect(now.startTs).toBe(later.startTs);
+      expect(await now.get(b('k'))).toEqual(b('1'));
+      later.release();
+      await commit(store, [{ op: 'put', key: b('k'), value: b('2') }]);
+      expect(await now.get(b('k'))).toEqual(b('1')); // still its own snapshot
+      now.release();
+      const txn = createTxnStore(store).beginNow?.();
+      expect(txn).toBeDefined();
+      expect(await txn?.get(b('k'))).toEqual(b('2'));
+      txn?.rollback();
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(() => store.snapshotNow()).toThrow(/closed/);
+    await expect(store.snapshot()).rejects.toThrow(/closed/);
+  });
+
   it('tombstone GC removes old tombstones and refuses commits older than the safe point', async () => {
     const dir = tempDir('shale-gc-');
     const store = EmbeddedStore.open(dir, { gcAgeMs: 0, gcIntervalMs: 0 });

@@ -9,6 +9,26 @@ import { tempDir } from '../kv/backends.js';
 
 const b = (s: string): Uint8Array => utf8Encode(s);
 const s = (v: Uint8Array | undefined): string | undefined => (v === undefined ? undefined : utf8Decode(v));
+/** `kv` with its snapshots stripped of getNow (and without snapshotNow), like a remote store's. */
+function withoutSyncReads(kv: Store): Store {
+  return {
+    url: kv.url,
+    snapshot: async () => {
+      const inner = await kv.snapshot();
+      return {
+        startTs: inner.startTs,
+        get: (k) => inner.get(k),
+        batchGet: (k) => inner.batchGet(k),
+        scan: (r, o) => inner.scan(r, o),
+        release: () => inner.release(),
+      };
+    },
+    commit: (r) => kv.commit(r),
+    deleteRange: (r) => kv.deleteRange(r),
+    close: () => Promise.resolve(),
+  };
+}
+
 const k2 = (i: number): string => `k${String(i).padStart(2, '0')}`;
 
 describe('txn over the embedded store', () => {
@@ -41,8 +61,25 @@ describe('txn over the embedded store', () => {
     expect(await txn.get(b('b'))).toBeUndefined();
     expect((await txn.batchGet([b('c'), b('b'), b('a'), b('zz')])).map(s)).toEqual(['new', undefined, 'mine', undefined]);
     expect(txn.writeCount).toBe(3);
+    // getNow answers the same without a promise (the embedded snapshot reads synchronously)
+    expect(s(txn.getNow(b('a')) ?? undefined)).toBe('mine');
+    expect(txn.getNow(b('b'))).toBeUndefined();
+    expect(s(txn.getNow(b('c')) ?? undefined)).toBe('new');
+    expect(txn.getNow(b('zz'))).toBeUndefined();
     txn.rollback();
     expect(txn.finished).toBe(true);
+  });
+
+  it('getNow falls back to null (use get) over a snapshot without getNow', async () => {
+    await seed(['a']);
+    const plain = createTxnStore(withoutSyncReads(kv));
+    const txn = await plain.begin();
+    expect(plain.beginNow?.()).toBeUndefined();
+    expect(txn.getNow(b('a'))).toBeNull();
+    txn.put(b('a'), b('buffered'));
+    expect(s(txn.getNow(b('a')) ?? undefined)).toBe('buffered'); // buffered writes need no snapshot
+    expect(s(await txn.get(b('a')))).toBe('buffered');
+    txn.rollback();
   });
 
   it('scans merge buffered puts/deletes with the snapshot, forward and reverse, with limits', async () => {

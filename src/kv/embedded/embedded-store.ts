@@ -128,7 +128,15 @@ export class EmbeddedStore implements Store {
   }
 
   snapshot(): Promise<Snapshot> {
-    if (this.closed) return Promise.reject(new Error(`${this.url}: store is closed`));
+    try {
+      return Promise.resolve(this.snapshotNow());
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  snapshotNow(): Snapshot {
+    if (this.closed) throw new Error(`${this.url}: store is closed`);
     const txn = this.useReadTxn();
     // While a group has open members or a hold its txn object cannot be reset/renewed by lmdb-js
     // (they hold references), so the same txn object means the same LMDB snapshot and startTs.
@@ -147,7 +155,7 @@ export class EmbeddedStore implements Store {
     const lease: ReadLease = { group, released: false, watched: false };
     const snap = new LmdbSnapshot(this.dbs.data, this.reader, lease, this.endLeaseFn);
     this.leakGuard.watch(snap, lease);
-    return Promise.resolve(snap);
+    return snap;
   }
 
   async commit(req: CommitRequest): Promise<bigint> {

@@ -76,7 +76,7 @@ export class LmdbSnapshot implements Snapshot {
 
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
     try {
-      return Promise.resolve(this.getSync(key));
+      return Promise.resolve(this.getNow(key));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -143,7 +143,7 @@ export class LmdbSnapshot implements Snapshot {
     this.endLease(this.lease);
   }
 
-  private getSync(key: Uint8Array): Uint8Array | undefined {
+  getNow(key: Uint8Array): Uint8Array | undefined {
     this.checkOpen();
     if (key.length === 0 || key.length > MAX_KEY_BYTES) return undefined;
     const stored = getFastIn(this.data, key, this.readOpts);

@@ -268,7 +268,8 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     const mark = this.diagnostics.mark();
     return this.txc.run(async (txn, readOnly) => {
       this.diagnostics.restore(mark);
-      const schema = await this.engine.catalog.schemaFor(txn);
+      const catalog = this.engine.catalog;
+      const schema = catalog.cachedSchemaFor(txn) ?? (await catalog.schemaFor(txn));
       this.engine.noteSchema(schema);
       const compiled = planner(schema);
       this.currentPlan = compiled.plan;

@@ -161,7 +161,7 @@ export class TransactionControl {
   }
 
   private async ensureStarted(open: OpenTxn): Promise<Txn> {
-    open.txn ??= await this.txns.begin();
+    open.txn ??= this.txns.beginNow?.() ?? (await this.txns.begin());
     return open.txn;
   }
 
@@ -186,7 +186,7 @@ export class TransactionControl {
     let release: (() => void) | null = null;
     try {
       for (let attempt = 0; ; attempt++) {
-        const txn = await this.txns.begin();
+        const txn = this.txns.beginNow?.() ?? (await this.txns.begin());
         try {
           const result = await body(txn, readOnly);
           if (txn.writeCount === 0) txn.rollback();

@@ -68,6 +68,11 @@ class MemTxn implements Txn {
     // Unlimited: the executor tests never buffer large transactions.
   }
 
+  /** Always answered by get() (the async path). */
+  getNow(): null {
+    return null;
+  }
+
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
     this.store.gets++;
     return Promise.resolve(this.read(key));
