@@ -5,6 +5,7 @@
  */
 import type { Schema } from '../../catalog/index.js';
 import { isSqlError, SqlError } from '../../errors/index.js';
+import type { Txn } from '../../txn/index.js';
 import type { RowSink, Value } from '../../types/index.js';
 import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
@@ -111,23 +112,21 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     return splitStatements(sql);
   }
 
-  async query(sql: string, rowSink?: RowSink): Promise<ExecResult> {
+  /** COM_QUERY (one statement). runStatement ends the command; a parse error ends it here. */
+  query(sql: string, rowSink?: RowSink): Promise<ExecResult> {
     this.engine.counters.questions++;
     this.control.beginCommand('Query', sql, rowSink);
+    let parsed: ReturnType<EngineCore['statements']['parse']>;
     try {
-      let parsed: ReturnType<EngineCore['statements']['parse']>;
-      try {
-        parsed = this.engine.statements.parse(sql);
-      } catch (err) {
-        this.diagnostics.clear();
-        recordFailure(this.event(null), err);
-        throw err;
-      }
-      const { stmt, params, digest } = parsed;
-      return await this.runStatement(stmt, params, (schema) => this.compiled.get(digest, stmt, schema, this.db));
-    } finally {
+      parsed = this.engine.statements.parse(sql);
+    } catch (err) {
+      this.diagnostics.clear();
+      recordFailure(this.event(null), err);
       this.control.endCommand();
+      return Promise.reject(err);
     }
+    const { stmt, params, digest } = parsed;
+    return this.runStatement(stmt, params, (schema) => this.compiled.get(digest, stmt, schema, this.db), true);
   }
 
   async prepare(sql: string): Promise<PreparedStatement> {
@@ -169,45 +168,46 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
 
   // --- statement execution ---------------------------------------------------------------------
 
-  /** PreparedHost: COM_STMT_EXECUTE. */
-  async executePrepared(stmt: Statement, params: readonly Value[], planner: Planner, sql: string, rowSink?: RowSink): Promise<ExecResult> {
+  /** PreparedHost: COM_STMT_EXECUTE. runStatement ends the command (no async wrapper here). */
+  executePrepared(stmt: Statement, params: readonly Value[], planner: Planner, sql: string, rowSink?: RowSink): Promise<ExecResult> {
     this.engine.counters.questions++;
     this.control.beginCommand('Execute', sql, rowSink);
-    try {
-      return await this.runStatement(stmt, params, planner);
-    } finally {
-      this.control.endCommand();
-    }
+    return this.runStatement(stmt, params, planner, true);
   }
 
-  private async runStatement(stmt: Statement, params: readonly Value[], planner: Planner): Promise<ExecResult> {
-    const keepDiagnostics = (stmt.kind === 'show' && (stmt.target === 'warnings' || stmt.target === 'errors'))
-      || (stmt.kind === 'select' && stmt.from === null);
-    if (!keepDiagnostics) this.diagnostics.clear();
-    const before = this.diagnostics.warningCount();
-    const started = performance.now();
-    let errno: number | undefined;
-    let done: ExecResult | undefined;
-    this.currentPlan = undefined;
-    this.control.begin(stmt, stmt.kind === 'select' ? this.info : null);
+  /** One statement and its bookkeeping; `endsCommand`: then ends the caller's command (one async frame for both). */
+  private async runStatement(stmt: Statement, params: readonly Value[], planner: Planner, endsCommand = false): Promise<ExecResult> {
     try {
-      if (hasPrivilegeChecks(this.user)) await authorize(this.requester(), stmt);
-      rejectInfoSchemaWrite(stmt, this.db, this.user, this.host);
-      const result = await aroundStatement({ host: this, txns: this.engine.txns, cancel: this.control.cancel, account: () => currentAccount(this.engine.users, this.user, this.host) }, stmt, params, planner, (p) => this.dispatch(stmt, params, p));
-      done = result;
-      this.lastRowCount = result.kind === 'ok' ? result.affectedRows : -1n;
-      const warnings = this.diagnostics.warningCount() - before;
-      return result.warnings === warnings ? result : { ...result, warnings };
-    } catch (err) {
-      errno = isSqlError(err) ? err.errno : 1105;
-      recordFailure(this.event(stmt), err);
-      throw err;
+      const keepDiagnostics = (stmt.kind === 'show' && (stmt.target === 'warnings' || stmt.target === 'errors'))
+        || (stmt.kind === 'select' && stmt.from === null);
+      if (!keepDiagnostics) this.diagnostics.clear();
+      const before = this.diagnostics.warningCount();
+      const started = performance.now();
+      let errno: number | undefined;
+      let done: ExecResult | undefined;
+      this.currentPlan = undefined;
+      this.control.begin(stmt, stmt.kind === 'select' ? this.info : null);
+      try {
+        if (hasPrivilegeChecks(this.user)) await authorize(this.requester(), stmt);
+        rejectInfoSchemaWrite(stmt, this.db, this.user, this.host);
+        const result = await aroundStatement({ host: this, txns: this.engine.txns, cancel: this.control.cancel, account: () => currentAccount(this.engine.users, this.user, this.host) }, stmt, params, planner, (p) => this.dispatch(stmt, params, p));
+        done = result;
+        this.lastRowCount = result.kind === 'ok' ? result.affectedRows : -1n;
+        const warnings = this.diagnostics.warningCount() - before;
+        return result.warnings === warnings ? result : { ...result, warnings };
+      } catch (err) {
+        errno = isSqlError(err) ? err.errno : 1105;
+        recordFailure(this.event(stmt), err);
+        throw err;
+      } finally {
+        this.control.end();
+        const ms = performance.now() - started;
+        this.engine.observer.statement({ kind: stmt.kind, ms, ...(errno !== undefined ? { errno } : {}) });
+        const limit = this.variables.peek('long_query_time');
+        if (typeof limit === 'number' && ms >= limit * 1000) noteSlow(this.event(stmt), { ms, result: done, errno, plan: this.currentPlan });
+      }
     } finally {
-      this.control.end();
-      const ms = performance.now() - started;
-      this.engine.observer.statement({ kind: stmt.kind, ms, ...(errno !== undefined ? { errno } : {}) });
-      const limit = this.variables.peek('long_query_time');
-      if (typeof limit === 'number' && ms >= limit * 1000) noteSlow(this.event(stmt), { ms, result: done, errno, plan: this.currentPlan });
+      if (endsCommand) this.control.endCommand();
     }
   }
 
@@ -266,18 +266,25 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
 
   private runData(planner: Planner, params: readonly Value[]): Promise<ExecResult> {
     const mark = this.diagnostics.mark();
-    return this.txc.run(async (txn, readOnly) => {
+    // Not async (a synchronous throw meets txc.run's try block like a rejection).
+    return this.txc.run((txn, readOnly) => {
       this.diagnostics.restore(mark);
       const catalog = this.engine.catalog;
-      const schema = catalog.cachedSchemaFor(txn) ?? (await catalog.schemaFor(txn));
-      this.engine.noteSchema(schema);
-      const compiled = planner(schema);
-      this.currentPlan = compiled.plan;
-      if (readOnly && !compiled.readOnly) throw SqlError.of('ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION');
-      txn.limitWrites(this.control.txnMaxBytes(), 'shale_txn_max_bytes');
-      const ctx = new StatementExecContext(this, params, txn, schema, this.engine.catalog, this.opts.foundRows, this.control);
-      return compiled.run(ctx);
+      const cached = catalog.cachedSchemaFor(txn);
+      if (cached !== undefined) return this.runPlanned(cached, txn, readOnly, planner, params);
+      return catalog.schemaFor(txn).then((schema) => this.runPlanned(schema, txn, readOnly, planner, params));
     });
+  }
+
+  /** The data statement planned against `schema` and run in `txn`. */
+  private runPlanned(schema: Schema, txn: Txn, readOnly: boolean, planner: Planner, params: readonly Value[]): Promise<ExecResult> {
+    this.engine.noteSchema(schema);
+    const compiled = planner(schema);
+    this.currentPlan = compiled.plan;
+    if (readOnly && !compiled.readOnly) throw SqlError.of('ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION');
+    txn.limitWrites(this.control.txnMaxBytes(), 'shale_txn_max_bytes');
+    const ctx = new StatementExecContext(this, params, txn, schema, this.engine.catalog, this.opts.foundRows, this.control);
+    return compiled.run(ctx);
   }
 
   private event(stmt: Statement | null): StatementEvent {

@@ -138,6 +138,26 @@ describe('SHOW on a sysbench table', () => {
     expect(me?.[7]).toBe('SHOW PROCESSLIST');
   });
 
+  it('PROCESSLIST shows a session as idle after its command ended, also after a parse error or a failed execute', async () => {
+    const other = await t.open();
+    try {
+      const idle = async (): Promise<string[] | undefined> =>
+        textRows(await s.query('SHOW PROCESSLIST')).find((r) => r[0] === String(other.connectionId))?.slice(4);
+      await other.query('SELECT 1');
+      expect(await idle()).toEqual(['Sleep', '0', '', null]);
+      expect(await errnoOf(other.query('SELEKT 1'))).toBe(1064);
+      expect(await idle()).toEqual(['Sleep', '0', '', null]);
+      const st = await other.prepare('SELECT * FROM no_such_table_yet WHERE id = ?').catch(() => undefined);
+      expect(st).toBeUndefined();
+      const ok = await other.prepare('SELECT c FROM sbtest.sbtest1 WHERE id = ?');
+      expect(await errnoOf(ok.execute([]))).toBe(1210);
+      await ok.execute([1n]);
+      expect(await idle()).toEqual(['Sleep', '0', '', null]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('SHOW WARNINGS / ERRORS report the last statement', async () => {
     expect(await errnoOf(s.query('SELECT * FROM no_such_table'))).toBe(1146);
     const w = await s.query('SHOW WARNINGS');
