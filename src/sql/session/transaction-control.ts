@@ -166,7 +166,9 @@ export class TransactionControl {
   }
 
   private async runInOpen<T>(open: OpenTxn, body: TxnBody<T>): Promise<T> {
-    const txn = await this.ensureStarted(open);
+    // Started (or startable without I/O): no ensureStarted promise per statement.
+    open.txn ??= this.txns.beginNow?.() ?? null;
+    const txn = open.txn ?? (await this.ensureStarted(open));
     const cp = txn.checkpoint();
     try {
       return await body(txn, open.readOnly);

@@ -141,7 +141,7 @@ describe('SHOW on a sysbench table', () => {
   it('PROCESSLIST shows a session as idle after its command ended, also after a parse error or a failed execute', async () => {
     const other = await t.open();
     try {
-      const idle = async (): Promise<string[] | undefined> =>
+      const idle = async (): Promise<Array<string | null> | undefined> =>
         textRows(await s.query('SHOW PROCESSLIST')).find((r) => r[0] === String(other.connectionId))?.slice(4);
       await other.query('SELECT 1');
       expect(await idle()).toEqual(['Sleep', '0', '', null]);
