@@ -230,21 +230,15 @@ export class Connection implements ResponseSink {
   }
 
   /**
-   * next() for the command loop: 'idle' when no packet arrived within `idleMs` (wait_timeout).
-   * Timers are armed in steps of at most MAX_TIMER_MS (setTimeout's limit).
+   * For the command loop when takeCommand() had nothing: resolves on the next packet, the end of
+   * the connection, a drain, or at `deadline` (wait_timeout; the loop then checks the clock).
+   * Timers are armed in steps of at most MAX_TIMER_MS (setTimeout's limit). One promise per wait.
    */
-  async nextCommand(idleMs: number): Promise<Packet | null | 'idle'> {
-    const deadline = Date.now() + idleMs;
-    for (;;) {
-      const ready = this.takeCommand();
-      if (ready !== undefined) return ready;
-      const now = Date.now();
-      if (deadline - now <= 0) return 'idle';
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-        this.armIdleTimer(deadline, now);
-      });
-    }
+  waitForCommand(deadline: number, now: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+      this.armIdleTimer(deadline, now);
+    });
   }
 
   /**

@@ -5,7 +5,6 @@
  */
 import { SqlError } from '../errors/index.js';
 import type { Connection } from './connection.js';
-import type { Packet } from './packet-decoder.js';
 import { dispatch } from './dispatch.js';
 import { performHandshake } from './handshake.js';
 import { writeErr } from './packets/err.js';
@@ -29,10 +28,17 @@ export async function serveConnection(conn: Connection): Promise<void> {
 
 async function commandLoop(conn: Connection): Promise<void> {
   for (;;) {
-    // A command already queued is taken without a promise; otherwise wait (wait_timeout).
-    let packet: Packet | null | 'idle' | undefined = conn.takeCommand();
-    if (packet === undefined) packet = await conn.nextCommand(conn.requireSession().waitTimeout() * 1000);
-    if (packet === 'idle') return idleTimeout(conn);
+    // A command already queued is taken without a promise; otherwise wait, up to wait_timeout.
+    let packet = conn.takeCommand();
+    if (packet === undefined) {
+      const deadline = Date.now() + conn.requireSession().waitTimeout() * 1000;
+      while (packet === undefined) {
+        const now = Date.now();
+        if (deadline - now <= 0) return idleTimeout(conn);
+        await conn.waitForCommand(deadline, now);
+        packet = conn.takeCommand();
+      }
+    }
     if (packet === null) return;
     const keep = await dispatch(conn, packet);
     const sending = conn.flush();

@@ -10,7 +10,8 @@ import type { RowSink, Value } from '../../types/index.js';
 import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
 import { accountHostFor, runAccount, type AccountHost } from './account-statements.js';
-import { aroundStatement, currentAccount } from './statement-hooks.js';
+import { afterStatement, aroundStatement, currentAccount } from './statement-hooks.js';
+import type { AsyncEnv } from './async-calls.js';
 import { runAdmin } from './admin-statements.js';
 import { CachedSettings, computedVariable, variableRowsOf } from './cached-settings.js';
 import { collationForId } from './charset.js';
@@ -60,6 +61,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   private closed = false;
   /** Plan of the data statement running now (for the slow-query log). */
   private currentPlan: CompiledStatement['plan'];
+  private readonly hooksEnv: AsyncEnv;
 
   constructor(
     private readonly engine: EngineCore,
@@ -85,6 +87,8 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
       readOnlyDefault: () => this.variables.peek('transaction_read_only') === 1n,
     }, engine.retryGate, engine.observer);
     this.settings = new CachedSettings(this.variables);
+    const control = this.control; // the running statement's token: read when used, not now
+    this.hooksEnv = { host: this, txns: engine.txns, get cancel() { return control.cancel; }, account: () => currentAccount(engine.users, this.user, this.host) };
   }
 
   // --- Session API -----------------------------------------------------------------------------
@@ -190,7 +194,10 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
       try {
         if (hasPrivilegeChecks(this.user)) await authorize(this.requester(), stmt);
         rejectInfoSchemaWrite(stmt, this.db, this.user, this.host);
-        const result = await aroundStatement({ host: this, txns: this.engine.txns, cancel: this.control.cancel, account: () => currentAccount(this.engine.users, this.user, this.host) }, stmt, params, planner, (p) => this.dispatch(stmt, params, p));
+        const run = (p: Planner): Promise<ExecResult> => this.dispatch(stmt, params, p);
+        const result = await aroundStatement(this.hooksEnv, stmt, params, planner, run);
+        const counting = afterStatement(this.hooksEnv, stmt, result, run);
+        if (counting !== undefined) await counting;
         done = result;
         this.lastRowCount = result.kind === 'ok' ? result.affectedRows : -1n;
         const warnings = this.diagnostics.warningCount() - before;

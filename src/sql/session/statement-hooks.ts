@@ -15,18 +15,20 @@ import type { ExecResult } from './types.js';
 import type { UserRegistry } from './users.js';
 
 /**
- * Not async (one promise less per statement): a failed LOCK TABLES check throws synchronously,
- * which the caller's try block handles like a rejection.
+ * Runs the statement after its LOCK TABLES check and awaited calls. Not async (one promise less
+ * per statement): a failed check throws synchronously, which the caller's try block handles like
+ * a rejection. The caller then runs afterStatement() with the result.
  */
 export function aroundStatement(env: AsyncEnv, stmt: Statement, params: readonly Value[], planner: Planner, run: (p: Planner) => Promise<ExecResult>): Promise<ExecResult> {
   checkTableLocks(env.host, stmt);
-  const running = withAsyncCalls(env, stmt, params, planner, run);
-  if (stmt.kind !== 'select') return running;
-  return running.then((result) => {
-    const db = env.host.currentDatabase();
-    const counting = noteFoundRows(stmt, result, (n) => env.host.setFoundRows(n), (q) => run((schema) => compileStatement(q, schema, db)));
-    return counting === undefined ? result : counting.then(() => result);
-  });
+  return withAsyncCalls(env, stmt, params, planner, run);
+}
+
+/** FOUND_ROWS() after a SELECT; a promise only when SQL_CALC_FOUND_ROWS needs a counting query. */
+export function afterStatement(env: AsyncEnv, stmt: Statement, result: ExecResult, run: (p: Planner) => Promise<ExecResult>): Promise<void> | undefined {
+  if (stmt.kind !== 'select') return undefined;
+  const db = env.host.currentDatabase();
+  return noteFoundRows(stmt, result, (n) => env.host.setFoundRows(n), (q) => run((schema) => compileStatement(q, schema, db)));
 }
 
 /** The account `user` from `host` matched, as CURRENT_USER() prints it (root: the built-in root@%). */
