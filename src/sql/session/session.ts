@@ -35,14 +35,15 @@ import type { ProcessInfo } from './show-server.js';
 import { canonicalVariableName } from './system-variables.js';
 import { TransactionControl } from './transaction-control.js';
 import type { ExecResult, PreparedStatement, ResultColumn, Session, SessionOptions } from './types.js';
-import { SessionVariables } from './variable-store.js';
+import { connectionVariables, SessionVariables } from './variable-store.js';
+import { SessionCounters } from './session-counters.js';
 
 /** Plans a data statement against the schema of the transaction it runs in. */
 export type Planner = (schema: Schema) => CompiledStatement;
 
 const DATA_KINDS: ReadonlySet<string> = new Set(['select', 'insert', 'update', 'delete', 'explain']);
 
-export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost {
+export class SessionImpl extends SessionCounters implements Session, ContextHost, SetHost, PreparedHost {
   readonly connectionId: number;
   readonly user: string;
   readonly host: string;
@@ -54,9 +55,6 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
   private readonly txc: TransactionControl;
   private readonly compiled = new CompiledCache();
   private db: string | null;
-  private lastInsert = 0n;
-  private lastRowCount = -1n;
-  private lastFoundRows = 0n;
   private readonly settings: CachedSettings;
   private closed = false;
   /** Plan of the data statement running now (for the slow-query log). */
@@ -67,18 +65,12 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     private readonly engine: EngineCore,
     private readonly opts: SessionOptions,
   ) {
+    super();
     this.connectionId = opts.connectionId;
     this.user = opts.user;
     this.host = opts.host;
     this.db = opts.database ?? null;
-    const coll = collationForId(opts.collationId);
-    const initial = new Map<string, Value>([
-      ['character_set_client', coll.charset],
-      ['character_set_connection', coll.charset],
-      ['character_set_results', coll.charset],
-      ['collation_connection', coll.name],
-    ]);
-    if (opts.interactive === true) initial.set('wait_timeout', engine.globals.values.get('interactive_timeout') ?? 28800n);
+    const initial = connectionVariables(collationForId(opts.collationId), opts.interactive === true, engine.globals);
     this.variables = new SessionVariables(engine.globals, initial);
     this.control = new StatementControl(engine, opts, this.variables, opts.disconnect);
     this.diagnostics = new Diagnostics(() => Number(this.variables.peek('max_error_count') ?? 1024n));
@@ -152,9 +144,7 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     this.variables.reset();
     this.compiled.clear();
     this.diagnostics.clear();
-    this.lastInsert = 0n;
-    this.lastRowCount = -1n;
-    this.lastFoundRows = 0n;
+    this.resetCounters();
     this.settings.refresh();
   }
 
@@ -382,21 +372,6 @@ export class SessionImpl implements Session, ContextHost, SetHost, PreparedHost 
     if (scope === 'user') return this.userVariables.get(name.toLowerCase()) ?? null;
     const computed = scope === 'global' ? undefined : this.computedVariable(canonicalVariableName(name));
     return computed ?? this.variables.read(scope, name);
-  }
-  lastInsertId(): bigint {
-    return this.lastInsert;
-  }
-  setLastInsertId(id: bigint): void {
-    this.lastInsert = id;
-  }
-  rowCount(): bigint {
-    return this.lastRowCount;
-  }
-  foundRows(): bigint {
-    return this.lastFoundRows;
-  }
-  setFoundRows(n: bigint): void {
-    this.lastFoundRows = n;
   }
   currentUser(): string {
     return `${this.user}@${this.host}`;

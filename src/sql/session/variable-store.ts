@@ -11,6 +11,21 @@ import { canonicalVariableName, type VarDef } from './system-variables.js';
 export type ReadScope = 'session' | 'global' | 'default';
 export type WriteScope = 'session' | 'global';
 
+/**
+ * A new connection's own initial values: the character set and collation of its handshake, and
+ * for interactive clients interactive_timeout as wait_timeout.
+ */
+export function connectionVariables(collation: { readonly charset: string; readonly name: string }, interactive: boolean, globals: GlobalVariables): Map<string, Value> {
+  const initial = new Map<string, Value>([
+    ['character_set_client', collation.charset],
+    ['character_set_connection', collation.charset],
+    ['character_set_results', collation.charset],
+    ['collation_connection', collation.name],
+  ]);
+  if (interactive) initial.set('wait_timeout', globals.values.get('interactive_timeout') ?? 28800n);
+  return initial;
+}
+
 export class GlobalVariables {
   readonly values = new Map<string, Value>();
 
