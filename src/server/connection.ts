@@ -151,7 +151,7 @@ export class Connection implements ResponseSink {
 
   /**
    * next() without waiting: the queued packet, null once the peer is gone or the server drains,
-   * undefined when nothing has arrived yet (the command loop then waits in nextCommand).
+   * undefined when nothing has arrived yet (the command loop then waits with waitForCommand).
    */
   takeCommand(): Packet | null | undefined {
     if (this.draining) return null;
