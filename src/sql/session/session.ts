@@ -122,7 +122,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
       return Promise.reject(err);
     }
     const { stmt, params, digest } = parsed;
-    return this.runStatement(stmt, params, (schema) => this.compiled.get(digest, stmt, schema, this.db), true);
+    return this.runStatement(stmt, params, (schema) => this.compiled.get(digest, stmt, schema, this.db));
   }
 
   async prepare(sql: string): Promise<PreparedStatement> {
@@ -166,11 +166,11 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
   executePrepared(stmt: Statement, params: readonly Value[], planner: Planner, sql: string, rowSink?: RowSink): Promise<ExecResult> {
     this.engine.counters.questions++;
     this.control.beginCommand('Execute', sql, rowSink);
-    return this.runStatement(stmt, params, planner, true);
+    return this.runStatement(stmt, params, planner);
   }
 
-  /** One statement and its bookkeeping; `endsCommand`: then ends the caller's command (one async frame for both). */
-  private async runStatement(stmt: Statement, params: readonly Value[], planner: Planner, endsCommand = false): Promise<ExecResult> {
+  /** One statement and its bookkeeping, then the end of the command its caller began (one async frame for both). */
+  private async runStatement(stmt: Statement, params: readonly Value[], planner: Planner): Promise<ExecResult> {
     try {
       const keepDiagnostics = (stmt.kind === 'show' && (stmt.target === 'warnings' || stmt.target === 'errors'))
         || (stmt.kind === 'select' && stmt.from === null);
@@ -204,7 +204,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
         if (typeof limit === 'number' && ms >= limit * 1000) noteSlow(this.event(stmt), { ms, result: done, errno, plan: this.currentPlan });
       }
     } finally {
-      if (endsCommand) this.control.endCommand();
+      this.control.endCommand();
     }
   }
 
