@@ -5,7 +5,7 @@
 export type { Handle } from './handle.js';
 export { intHandle, commonHandle } from './handle.js';
 export { encodeKeyValues, decodeKeyValues } from './key-values.js';
-export { tablePrefix, recordPrefix, recordKey, decodeRecordKey, decodeIntHandle, indexPrefix, indexKey, decodeIndexKey, decodeTableId } from './keys.js';
+export { tablePrefix, recordPrefix, recordKey, decodeRecordKey, decodeIntHandle, decodeIntHandleAt, indexPrefix, indexKey, decodeIndexKey, decodeTableId } from './keys.js';
 export { encodeIndexValue, decodeIndexValue } from './index-value.js';
 export { metaKey, decodeMetaKey } from './meta-key.js';
 export { encodeRow } from './row-encoder.js';

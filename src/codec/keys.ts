@@ -100,10 +100,15 @@ export function decodeRecordKey(key: Uint8Array, handleKind?: 'int' | 'common'):
 
 /** The handle of a record key of an int-handle table: decodeRecordKey(key, 'int') without its objects. */
 export function decodeIntHandle(key: Uint8Array): bigint {
-  checkPrefix(key, R, RECORD_PREFIX_LEN + 1, 'record');
-  const suffixLen = key.length - RECORD_PREFIX_LEN;
+  return decodeIntHandleAt(key, 0, key.length);
+}
+
+/** decodeIntHandle of the record key stored in `buf[start..end)` (e.g. a store's reused read buffer). */
+export function decodeIntHandleAt(buf: Uint8Array, start: number, end: number): bigint {
+  if (end - start < RECORD_PREFIX_LEN + 1 || buf[start] !== T || buf[start + 9] !== SEP || buf[start + 10] !== R) throw corrupt('not a record key');
+  const suffixLen = end - start - RECORD_PREFIX_LEN;
   if (suffixLen !== INT_HANDLE_LEN) throw corrupt(`int handle of ${suffixLen} bytes`);
-  return readInt64Flipped(key, RECORD_PREFIX_LEN);
+  return readInt64Flipped(buf, start + RECORD_PREFIX_LEN);
 }
 
 export function indexPrefix(tableId: number, indexId: number): Uint8Array {

@@ -6,7 +6,7 @@
  */
 import type { ColumnType, Value } from '../types/index.js';
 import { Duration } from '../types/index.js';
-import { assertNever } from '../util/index.js';
+import { assertNever, copyBytes } from '../util/index.js';
 import { view8 } from './byte-writer.js';
 import { corrupt } from './codec-error.js';
 import { readDecimalBin } from './decimal-bin.js';
@@ -20,6 +20,7 @@ interface RowHeader {
   readonly nulls: number;
   readonly idW: number;
   readonly offW: number;
+  readonly idsAt: number;
   readonly nullIdsAt: number;
   readonly offsetsAt: number;
   readonly valuesAt: number;
@@ -31,19 +32,21 @@ function readLE(row: Uint8Array, p: number, width: number): number {
   return ((row[p] as number) | ((row[p + 1] as number) << 8) | ((row[p + 2] as number) << 16) | ((row[p + 3] as number) << 24)) >>> 0;
 }
 
-function parseHeader(row: Uint8Array): RowHeader {
-  if (row.length < ROW_HEADER_LEN || row[0] !== ROW_VERSION) throw corrupt('not a v2 row');
-  const big = ((row[1] as number) & ROW_FLAG_BIG) !== 0;
+/** The header of the row stored in `row[start..end)`; every position in it is absolute (into `row`). */
+function parseHeader(row: Uint8Array, start: number, end: number): RowHeader {
+  if (end - start < ROW_HEADER_LEN || row[start] !== ROW_VERSION) throw corrupt('not a v2 row');
+  const big = ((row[start + 1] as number) & ROW_FLAG_BIG) !== 0;
   const idW = big ? 4 : 1;
   const offW = big ? 4 : 2;
-  const notNull = readLE(row, 2, 2);
-  const nulls = readLE(row, 4, 2);
-  const nullIdsAt = ROW_HEADER_LEN + notNull * idW;
+  const notNull = readLE(row, start + 2, 2);
+  const nulls = readLE(row, start + 4, 2);
+  const idsAt = start + ROW_HEADER_LEN;
+  const nullIdsAt = idsAt + notNull * idW;
   const offsetsAt = nullIdsAt + nulls * idW;
   const valuesAt = offsetsAt + notNull * offW;
   const valuesEnd = notNull === 0 ? 0 : readLE(row, valuesAt - offW, offW);
-  if (valuesAt + valuesEnd > row.length) throw corrupt('row shorter than its header says');
-  return { notNull, nulls, idW, offW, nullIdsAt, offsetsAt, valuesAt };
+  if (valuesAt + valuesEnd > end) throw corrupt('row shorter than its header says');
+  return { notNull, nulls, idW, offW, idsAt, nullIdsAt, offsetsAt, valuesAt };
 }
 
 /** Index of `id` among `count` ascending ids of width `w` at `at`, or -1. */
@@ -64,23 +67,26 @@ export function decodeRow(
   row: Uint8Array,
   columns: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>,
 ): Array<Value | undefined> {
-  const h = parseHeader(row);
+  const h = parseHeader(row, 0, row.length);
   const out = new Array<Value | undefined>(columns.length);
   for (let k = 0; k < columns.length; k++) out[k] = columnValue(row, h, columns[k] as RowColumn);
   return out;
 }
 
 /**
- * decodeRow writing column k's value straight to `out[at[k]]` (no result array). A column id
- * absent from the row leaves its slot unchanged; returns how many were absent.
+ * decodeRow of the row stored in `row[start..end)` (e.g. inside a store's reused read buffer:
+ * every value is copied out), writing column k's value straight to `out[at[k]]` (no result
+ * array). A column id absent from the row leaves its slot unchanged; returns how many were absent.
  */
 export function decodeRowInto(
   row: Uint8Array,
+  start: number,
+  end: number,
   columns: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>,
   out: Value[],
   at: readonly number[],
 ): number {
-  const h = parseHeader(row);
+  const h = parseHeader(row, start, end);
   let absent = 0;
   for (let k = 0; k < columns.length; k++) {
     const v = columnValue(row, h, columns[k] as RowColumn);
@@ -94,7 +100,7 @@ type RowColumn = { readonly id: number; readonly type: ColumnType };
 
 /** Column `col` of the row: its value, null, or undefined when the row does not carry its id. */
 function columnValue(row: Uint8Array, h: RowHeader, col: RowColumn): Value | undefined {
-  const i = findId(row, ROW_HEADER_LEN, h.notNull, h.idW, col.id);
+  const i = findId(row, h.idsAt, h.notNull, h.idW, col.id);
   if (i < 0) return findId(row, h.nullIdsAt, h.nulls, h.idW, col.id) >= 0 ? null : undefined;
   const start = i === 0 ? 0 : readLE(row, h.offsetsAt + (i - 1) * h.offW, h.offW);
   const end = readLE(row, h.offsetsAt + i * h.offW, h.offW);
@@ -145,12 +151,17 @@ export function readRowValue(row: Uint8Array, s: number, e: number, t: ColumnTyp
       need8(e - s, 'double');
       return view8(row, s).getFloat64(0, true);
     case 'decimal':
+    {
       if (e - s < 3) throw corrupt('short decimal');
-      return readDecimalBin(row, s + 2, row[s] as number, row[s + 1] as number).value;
+      const d = readDecimalBin(row, s + 2, row[s] as number, row[s + 1] as number);
+      if (d.next > e) throw corrupt('decimal longer than its column');
+      return d.value;
+    }
     case 'string':
       return decodeUtf8(row, s, e);
     case 'bytes':
-      return row.slice(s, e);
+      // A copy, never a view: `row` may be a store's reused read buffer (and a Buffer's slice() is a view).
+      return copyBytes(row, s, e);
     case 'date':
     case 'datetime':
       need8(e - s, 'datetime');

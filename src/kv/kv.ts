@@ -19,30 +19,37 @@ export interface KvPair {
   readonly value: Uint8Array;
 }
 
-/** Maps one pair of scanMapped; `key` and `value` may be views valid only during the call. */
-export type PairMapper<T> = (key: Uint8Array, value: Uint8Array) => T;
+/**
+ * Maps one pair of scanMapped: the key is `key[keyStart..keyEnd)`, the value
+ * `value[valueStart..valueEnd)`. Both buffers may be a store's reused memory, valid only during
+ * the call (no views are made per pair: the mapper reads at the offsets and copies what it keeps).
+ */
+export type PairMapper<T> = (key: Uint8Array, keyStart: number, keyEnd: number, value: Uint8Array, valueStart: number, valueEnd: number) => T;
 
-/** What scanMapped returns: the mapped pairs in scan order and a copy of the last pair's key. */
+/** What scanMapped returns: the mapped pairs in scan order and, for a full page, a copy of the last key. */
 export interface MappedPage<T> {
   readonly items: T[];
-  /** Owned by the caller (to page on past it); undefined when the page is empty. */
+  /**
+   * When the page holds `limit` items: a copy of the last one's key, owned by the caller (to page
+   * on past it). Undefined for a shorter page (the range is exhausted).
+   */
   readonly lastKey: Uint8Array | undefined;
 }
 
 /** `snap.scanMapped`, or scan() with its owned pairs mapped when the store has none. */
 export function scanMappedOf<T>(snap: Snapshot, range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
   if (snap.scanMapped !== undefined) return snap.scanMapped(range, opts, map);
-  return snap.scan(range, opts).then((pairs) => mapPairs(pairs, map));
+  return snap.scan(range, opts).then((pairs) => mapPairs(pairs, map, opts.limit));
 }
 
 /** scanMapped over pairs that were already copied out (for stores and txns without a cheaper way). */
-export function mapPairs<T>(pairs: readonly KvPair[], map: PairMapper<T>): MappedPage<T> {
+export function mapPairs<T>(pairs: readonly KvPair[], map: PairMapper<T>, limit: number): MappedPage<T> {
   const items = new Array<T>(pairs.length);
   for (let i = 0; i < pairs.length; i++) {
-    const p = pairs[i] as KvPair;
-    items[i] = map(p.key, p.value);
+    const { key, value } = pairs[i] as KvPair;
+    items[i] = map(key, 0, key.length, value, 0, value.length);
   }
-  return { items, lastKey: pairs[pairs.length - 1]?.key };
+  return { items, lastKey: pairs.length >= limit ? pairs[pairs.length - 1]?.key : undefined };
 }
 
 export interface ScanOptions {
@@ -68,7 +75,7 @@ export interface Snapshot {
   /** Up to `limit` live pairs in [start, end), ascending unless `reverse`. */
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]>;
   /**
-   * scan() without copying every pair out first: `map` sees each pair as views into the store's
+   * scan() without copying every pair out first: `map` sees each pair at offsets into the store's
    * reused memory, valid only during the call, and must copy or decode what it keeps. Optional:
    * a store that copies anyway leaves it out, and callers go through scanMappedOf().
    */

@@ -88,7 +88,7 @@ export class KvTxn implements Txn {
   /** With nothing buffered, the snapshot's scanMapped (no copies where the store has it); else the merged scan's pairs mapped. */
   async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
     if (this.buf.size === 0) return scanMappedOf(this.snap, range, opts, map);
-    return mapPairs(await mergedScan(this.snap, this.buf, range, opts), map);
+    return mapPairs(await mergedScan(this.snap, this.buf, range, opts), map, opts.limit);
   }
 
   put(key: Uint8Array, value: Uint8Array): void {

@@ -129,7 +129,7 @@ class MemTxn implements Txn {
   }
 
   async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
-    return mapPairs(await this.scan(range, opts), map);
+    return mapPairs(await this.scan(range, opts), map, opts.limit);
   }
 
   async scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {

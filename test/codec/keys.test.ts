@@ -3,6 +3,8 @@ import { describe, expect, it, test } from 'vitest';
 import {
   decodeIndexKey,
   decodeIndexValue,
+  decodeIntHandle,
+  decodeIntHandleAt,
   decodeMetaKey,
   decodeRecordKey,
   decodeTableId,
@@ -103,6 +105,24 @@ describe('record keys', () => {
         expect(Math.sign(compareBytes(tablePrefix(a), tablePrefix(b)))).toBe(Math.sign(a - b));
       }),
     );
+  });
+
+  it('decodeIntHandleAt reads an int handle at an offset inside a larger buffer', () => {
+    fc.assert(
+      fc.property(tableId, int64, fc.nat(16), fc.nat(16), (tid, v, before, after) => {
+        const key = recordKey(tid, { kind: 'int', value: v });
+        const buf = new Uint8Array(before + key.length + after).fill(0x72);
+        buf.set(key, before);
+        expect(decodeIntHandleAt(buf, before, before + key.length)).toBe(v);
+        expect(decodeIntHandle(key)).toBe(v);
+        // The key's own end counts, not the buffer's: one byte more or less is not an int handle.
+        expect(() => decodeIntHandleAt(buf, before, before + key.length - 1)).toThrow(/corrupt/);
+        if (after > 0) expect(() => decodeIntHandleAt(buf, before, before + key.length + 1)).toThrow(/corrupt/);
+      }),
+    );
+    const ik = indexKey(1, 1, [7n], [INT], { kind: 'int', value: 5n });
+    expect(() => decodeIntHandleAt(ik, 0, ik.length)).toThrow(/corrupt/);
+    expect(() => decodeIntHandleAt(ik, 0, 19)).toThrow(/corrupt/);
   });
 
   it('rejects non-record keys', () => {

@@ -52,9 +52,14 @@ function roundTrip(c: Case): void {
   const got = decodeRow(row, ask);
   const byId = new Map(c.stored.map((s) => [s.id, s.value]));
   expect(got.map(norm)).toEqual(ask.map((col) => norm(byId.has(col.id) ? byId.get(col.id) : undefined)));
-  // decodeRowInto (the scan fast path): same values into reversed slots, absent ones untouched.
+  // decodeRowInto (the scan fast path), reading the row at an offset inside a larger buffer
+  // (as a store's reused read buffer holds it): same values into reversed slots, absent ones
+  // untouched.
+  const pad = 1 + (row.length % 5);
+  const big = new Uint8Array(pad + row.length + 7).fill(0xa5);
+  big.set(row, pad);
   const into: Value[] = ask.map(() => 'untouched');
-  const absent = decodeRowInto(row, ask, into, ask.map((_, i) => ask.length - 1 - i));
+  const absent = decodeRowInto(big, pad, pad + row.length, ask, into, ask.map((_, i) => ask.length - 1 - i));
   expect(absent).toBe(got.filter((v) => v === undefined).length);
   expect([...into].reverse().map(norm)).toEqual(got.map((v) => norm(v === undefined ? 'untouched' : v)));
 }
@@ -149,5 +154,25 @@ describe('row format v2', () => {
     expect(() => decodeRow(new Uint8Array(0), [])).toThrow(/corrupt/);
     expect(() => decodeRow(fromHex('7f0000000000'), [])).toThrow(/corrupt/);
     expect(() => decodeRow(fromHex('80000100000001050000'), [{ id: 1, type: INT }])).toThrow(/corrupt/);
+  });
+
+  it('checks a row read at an offset against its own end, not the buffer\'s', () => {
+    const row = encodeRow([1, 2], [7n, 'abcdef'], [INT, VARCHAR]);
+    const big = new Uint8Array(row.length + 20).fill(0x41);
+    big.set(row, 4);
+    const out: Value[] = [null, null];
+    expect(decodeRowInto(big, 4, 4 + row.length, [{ id: 1, type: INT }, { id: 2, type: VARCHAR }], out, [0, 1])).toBe(0);
+    expect(out).toEqual([7n, 'abcdef']);
+    // One byte short: the bytes after it in the buffer must not be read as the row's.
+    expect(() => decodeRowInto(big, 4, 3 + row.length, [{ id: 2, type: VARCHAR }], out, [0])).toThrow(/corrupt/);
+    // A decimal whose column is shorter than its precision needs.
+    const dec = makeType('decimal', { length: 10, scale: 2 });
+    const drow = encodeRow([1], [new Decimal('12345678.9')], [dec]);
+    const cut = drow.slice();
+    expect(Array.from(cut.subarray(0, 7))).toEqual([0x80, 0, 1, 0, 0, 0, 1]); // header, then id 1
+    cut[7] = (cut[7] as number) - 2; // its end offset (u16 LE at 7): the value now ends 2 bytes early
+    const dbig = new Uint8Array(cut.length + 8).fill(0);
+    dbig.set(cut, 0);
+    expect(() => decodeRowInto(dbig, 0, cut.length, [{ id: 1, type: dec }], out, [0])).toThrow(/corrupt/);
   });
 });

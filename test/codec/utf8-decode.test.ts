@@ -33,4 +33,16 @@ describe('decodeUtf8', () => {
     const tail = embed(Buffer.from(`${c}é`), 5);
     expect(decodeUtf8(tail.buf, tail.start, tail.end)).toBe(`${c}é`);
   });
+
+  it('keeps a leading BOM and a stored U+FFFD, and escapes invalid bytes, in long text', () => {
+    const c = 'x'.repeat(40);
+    for (const text of [`\uFEFF${c}`, `${c}\uFFFD${c}`, `\uFFFD${c}`]) {
+      const { buf, start, end } = embed(Buffer.from(text, 'utf8'), 3);
+      expect(decodeUtf8(buf, start, end)).toBe(text);
+    }
+    const bad = Buffer.concat([Buffer.from(c), Buffer.from([0xff, 0xc3]), Buffer.from(c)]);
+    const { buf, start, end } = embed(bad, 2);
+    expect(decodeUtf8(buf, start, end)).toBe(decodeSurrogateEscape(bad));
+    expect(decodeUtf8(buf, start, end)).toBe(`${c}\udcff\udcc3${c}`);
+  });
 });

@@ -98,7 +98,7 @@ export class LmdbSnapshot implements Snapshot {
     }
   }
 
-  /** scan() with each pair handed to `map` as views of lmdb's buffers (see RawRangeReader.scanMapped). */
+  /** scan() with each pair handed to `map` at offsets into lmdb's buffers (see RawRangeReader.scanMapped). */
   scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
     try {
       this.checkOpen();

@@ -1,5 +1,6 @@
 import type { Database, RangeOptions, RootDatabase } from 'lmdb';
 import type { KvPair, MappedPage, PairMapper } from '../kv.js';
+import { copyBytes } from '../../util/index.js';
 import { sharedPage } from './page-builder.js';
 import { HEADER_BYTES, isLive } from './value-format.js';
 
@@ -53,21 +54,20 @@ export class RawRangeReader {
   }
 
   /**
-   * Like scan(), but each live pair goes to `map` as two views into lmdb's reused key and value
-   * buffers (valid only during the call) instead of being copied out; only the last key is copied.
+   * Like scan(), but each live pair goes to `map` as offsets into lmdb's reused key and value
+   * buffers (valid only during the call: no view or copy per pair); only the last key of a full
+   * page is copied (the key buffer still holds it when the loop stops there).
    */
   scanMapped<T>(opts: RangeOptions, limit: number, map: PairMapper<T>): MappedPage<T> {
     const items: T[] = [];
-    let key: Uint8Array | undefined;
     for (const entry of this.db.getRange(opts)) {
       const value = entry.value;
       if (this.valueSize < HEADER_BYTES || !isLive(value)) continue;
       const k = entry.key;
-      key = new Uint8Array(k.buffer, k.byteOffset + this.keyStart, this.keyEnd - this.keyStart);
-      items.push(map(key, new Uint8Array(value.buffer, value.byteOffset + HEADER_BYTES, this.valueSize - HEADER_BYTES)));
-      if (items.length >= limit) break;
+      items.push(map(k, this.keyStart, this.keyEnd, value, HEADER_BYTES, this.valueSize));
+      if (items.length >= limit) return { items, lastKey: copyBytes(k, this.keyStart, this.keyEnd) };
     }
-    return { items, lastKey: key === undefined ? undefined : key.slice() };
+    return { items, lastKey: undefined };
   }
 
   /**
@@ -90,3 +90,4 @@ export class RawRangeReader {
     return out;
   }
 }
+

@@ -3,9 +3,10 @@
  * end. Only the needed columns are decoded (the others stay null); the int-handle PK column
  * comes from the key; columns added after the row was written read as their origin default.
  */
-import { decodeIntHandle, decodeRow, decodeRowInto, decodeRecordKey, type Handle } from '../../codec/index.js';
+import { decodeIntHandleAt, decodeRow, decodeRowInto, decodeRecordKey, type Handle } from '../../codec/index.js';
 import { columnOriginValue, type ColumnInfo, type TableInfo } from '../../catalog/index.js';
 import { type ColumnType, DateTime, type Value } from '../../types/index.js';
+import { copyBytes } from '../../util/index.js';
 import { primaryIndex } from '../plan/index.js';
 import type { Row } from './executor.js';
 
@@ -33,7 +34,7 @@ export class RowDecoder {
 
   /** Decodes a record whose handle is known. */
   decode(handle: Handle, value: Uint8Array): Row {
-    const row = this.values(value);
+    const row = this.values(value, 0, value.length);
     if (handle.kind === 'int') this.setIntHandle(row, handle.value);
     else row[this.width] = handle.encoded;
     return row;
@@ -41,9 +42,15 @@ export class RowDecoder {
 
   /** Decodes a record read by key (scans); an int handle is read without a Handle object. */
   decodeKeyed(key: Uint8Array, value: Uint8Array): Row {
-    if (this.table.handleKind !== 'int') return this.decode(decodeRecordKey(key, 'common').handle, value);
-    const row = this.values(value);
-    this.setIntHandle(row, decodeIntHandle(key));
+    return this.decodeKeyedAt(key, 0, key.length, value, 0, value.length);
+  }
+
+  /** decodeKeyed of the pair stored at `key[ks..ke)` and `value[vs..ve)` (scanMapped's offsets; nothing is kept). */
+  decodeKeyedAt(key: Uint8Array, ks: number, ke: number, value: Uint8Array, vs: number, ve: number): Row {
+    // A copy of the key: the handle keeps bytes of it (and a Buffer's slice() would be a view).
+    if (this.table.handleKind !== 'int') return this.decode(decodeRecordKey(copyBytes(key, ks, ke), 'common').handle, value.subarray(vs, ve));
+    const row = this.values(value, vs, ve);
+    this.setIntHandle(row, decodeIntHandleAt(key, ks, ke));
     return row;
   }
 
@@ -52,13 +59,13 @@ export class RowDecoder {
     row[this.width] = handle;
   }
 
-  /** The row with the needed stored columns decoded (the others null, the handle slot unset). */
-  private values(value: Uint8Array): Row {
+  /** The row with the needed stored columns of `value[start..end)` decoded (the others null, the handle slot unset). */
+  private values(value: Uint8Array, start: number, end: number): Row {
     const row = new Array<Value>(this.width + 1).fill(null);
     if (this.decodeCols.length === 0) return row;
-    if (decodeRowInto(value, this.decodeCols, row, this.offsets) === 0) return row;
+    if (decodeRowInto(value, start, end, this.decodeCols, row, this.offsets) === 0) return row;
     // Columns added after this row was written read as their origin default (rare: redo).
-    const vals = decodeRow(value, this.decodeCols);
+    const vals = decodeRow(value.subarray(start, end), this.decodeCols);
     for (let i = 0; i < this.offsets.length; i++) {
       const v = vals[i];
       const off = this.offsets[i] as number;

@@ -45,5 +45,6 @@ class TableScanExec implements Executor {
     return rows;
   }
 
-  private readonly decode = (key: Uint8Array, value: Uint8Array): Row => this.decoder.decodeKeyed(key, value);
+  private readonly decode = (key: Uint8Array, ks: number, ke: number, value: Uint8Array, vs: number, ve: number): Row =>
+    this.decoder.decodeKeyedAt(key, ks, ke, value, vs, ve);
 }

@@ -91,21 +91,27 @@ class MemTxn implements Txn {
   }
 
   /**
-   * Like the embedded store, hands `map` borrowed views: each pair is copied into one scratch
-   * buffer that is overwritten after the call, so a row that kept a view would read garbage.
+   * Like the embedded store, hands `map` offsets into borrowed memory: each pair is copied into
+   * one scratch buffer that is overwritten after the call, so a row that kept a view would read
+   * garbage.
    */
   async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
     const pairs = await this.scan(range, opts);
     const items = new Array<T>(pairs.length);
     for (let i = 0; i < pairs.length; i++) {
       const { key, value } = pairs[i] as KvPair;
-      const scratch = new Uint8Array(key.length + value.length);
-      scratch.set(key, 0);
-      scratch.set(value, key.length);
-      items[i] = map(scratch.subarray(0, key.length), scratch.subarray(key.length));
+      // Key and value at offsets inside one buffer with bytes around them, as a store's reused
+      // read buffer would hand them out.
+      const ks = 3;
+      const vs = ks + key.length + 2;
+      // A Buffer, as lmdb's are: its slice() is a view, so a decoder that "copies" with slice() fails here.
+      const scratch = Buffer.alloc(vs + value.length + 5, 0xdd);
+      scratch.set(key, ks);
+      scratch.set(value, vs);
+      items[i] = map(scratch, ks, ks + key.length, scratch, vs, vs + value.length);
       scratch.fill(0xee);
     }
-    return { items, lastKey: pairs[pairs.length - 1]?.key };
+    return { items, lastKey: pairs.length >= opts.limit ? pairs[pairs.length - 1]?.key : undefined };
   }
 
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {
