@@ -15,16 +15,23 @@ import { ROW_FLAG_BIG, ROW_HEADER_LEN, ROW_VERSION } from './row-format.js';
 import { decodeUtf8 } from './utf8.js';
 import { valueClass } from './value-class.js';
 
-interface RowHeader {
-  readonly notNull: number;
-  readonly nulls: number;
-  readonly idW: number;
-  readonly offW: number;
-  readonly idsAt: number;
-  readonly nullIdsAt: number;
-  readonly offsetsAt: number;
-  readonly valuesAt: number;
+/** A row's header; positions are absolute (into the buffer the row is read from). */
+class RowHeader {
+  notNull = 0;
+  nulls = 0;
+  idW = 1;
+  offW = 2;
+  idsAt = 0;
+  nullIdsAt = 0;
+  offsetsAt = 0;
+  valuesAt = 0;
 }
+
+/**
+ * The one header decodeRow / decodeRowInto parse into: decoding is synchronous and never
+ * re-enters itself, so a row costs no header allocation.
+ */
+const header = new RowHeader();
 
 function readLE(row: Uint8Array, p: number, width: number): number {
   if (width === 1) return row[p] as number;
@@ -32,21 +39,22 @@ function readLE(row: Uint8Array, p: number, width: number): number {
   return ((row[p] as number) | ((row[p + 1] as number) << 8) | ((row[p + 2] as number) << 16) | ((row[p + 3] as number) << 24)) >>> 0;
 }
 
-/** The header of the row stored in `row[start..end)`; every position in it is absolute (into `row`). */
+/** Parses the header of the row stored in `row[start..end)` into `header` and returns it. */
 function parseHeader(row: Uint8Array, start: number, end: number): RowHeader {
   if (end - start < ROW_HEADER_LEN || row[start] !== ROW_VERSION) throw corrupt('not a v2 row');
   const big = ((row[start + 1] as number) & ROW_FLAG_BIG) !== 0;
-  const idW = big ? 4 : 1;
-  const offW = big ? 4 : 2;
-  const notNull = readLE(row, start + 2, 2);
-  const nulls = readLE(row, start + 4, 2);
-  const idsAt = start + ROW_HEADER_LEN;
-  const nullIdsAt = idsAt + notNull * idW;
-  const offsetsAt = nullIdsAt + nulls * idW;
-  const valuesAt = offsetsAt + notNull * offW;
-  const valuesEnd = notNull === 0 ? 0 : readLE(row, valuesAt - offW, offW);
-  if (valuesAt + valuesEnd > end) throw corrupt('row shorter than its header says');
-  return { notNull, nulls, idW, offW, idsAt, nullIdsAt, offsetsAt, valuesAt };
+  const h = header;
+  h.idW = big ? 4 : 1;
+  h.offW = big ? 4 : 2;
+  h.notNull = readLE(row, start + 2, 2);
+  h.nulls = readLE(row, start + 4, 2);
+  h.idsAt = start + ROW_HEADER_LEN;
+  h.nullIdsAt = h.idsAt + h.notNull * h.idW;
+  h.offsetsAt = h.nullIdsAt + h.nulls * h.idW;
+  h.valuesAt = h.offsetsAt + h.notNull * h.offW;
+  const valuesEnd = h.notNull === 0 ? 0 : readLE(row, h.valuesAt - h.offW, h.offW);
+  if (h.valuesAt + valuesEnd > end) throw corrupt('row shorter than its header says');
+  return h;
 }
 
 /** Index of `id` among `count` ascending ids of width `w` at `at`, or -1. */

@@ -15,12 +15,15 @@ export class RowDecoder {
   private readonly intPk: number;
   private readonly decodeCols: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>;
   private readonly offsets: readonly number[];
+  /** width + 1 nulls: each row starts as a copy (cheaper than new Array().fill()). */
+  private readonly blank: Value[];
 
   constructor(
     private readonly table: TableInfo,
     needed: readonly number[],
   ) {
     this.width = table.columns.length;
+    this.blank = new Array<Value>(this.width + 1).fill(null);
     const pk = primaryIndex(table);
     this.intPk = table.pkIsHandle && pk?.columns[0] !== undefined ? pk.columns[0].offset : -1;
     const cols = needed.filter((o) => o !== this.intPk).map((o) => table.columns[o] as ColumnInfo);
@@ -61,7 +64,7 @@ export class RowDecoder {
 
   /** The row with the needed stored columns of `value[start..end)` decoded (the others null, the handle slot unset). */
   private values(value: Uint8Array, start: number, end: number): Row {
-    const row = new Array<Value>(this.width + 1).fill(null);
+    const row = this.blank.slice();
     if (this.decodeCols.length === 0) return row;
     if (decodeRowInto(value, start, end, this.decodeCols, row, this.offsets) === 0) return row;
     // Columns added after this row was written read as their origin default (rare: redo).
