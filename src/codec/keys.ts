@@ -78,7 +78,11 @@ export function recordKey(tableId: number, handle: Handle): Uint8Array {
 }
 
 function checkPrefix(key: Uint8Array, kindByte: number, minLen: number, what: string): void {
-  if (key.length < minLen || key[0] !== T || key[9] !== SEP || key[10] !== kindByte) throw corrupt(`not a ${what} key`);
+  checkPrefixAt(key, 0, key.length, kindByte, minLen, what);
+}
+
+function checkPrefixAt(buf: Uint8Array, start: number, end: number, kindByte: number, minLen: number, what: string): void {
+  if (end - start < minLen || buf[start] !== T || buf[start + 9] !== SEP || buf[start + 10] !== kindByte) throw corrupt(`not a ${what} key`);
 }
 
 /**
@@ -105,7 +109,7 @@ export function decodeIntHandle(key: Uint8Array): bigint {
 
 /** decodeIntHandle of the record key stored in `buf[start..end)` (e.g. a store's reused read buffer). */
 export function decodeIntHandleAt(buf: Uint8Array, start: number, end: number): bigint {
-  if (end - start < RECORD_PREFIX_LEN + 1 || buf[start] !== T || buf[start + 9] !== SEP || buf[start + 10] !== R) throw corrupt('not a record key');
+  checkPrefixAt(buf, start, end, R, RECORD_PREFIX_LEN + 1, 'record');
   const suffixLen = end - start - RECORD_PREFIX_LEN;
   if (suffixLen !== INT_HANDLE_LEN) throw corrupt(`int handle of ${suffixLen} bytes`);
   return readInt64Flipped(buf, start + RECORD_PREFIX_LEN);

@@ -1,7 +1,7 @@
 /**
  * UTF-8 helpers for the hot path: short ASCII is copied with a plain loop, longer text goes
- * through TextEncoder.encodeInto / Node's native UTF-8 slice. Bytes escaped as U+DC80..U+DCFF
- * (util/surrogate-escape.ts) are written back as themselves.
+ * through TextEncoder.encodeInto / the surrogate-escape decoder's native path. Bytes escaped as
+ * U+DC80..U+DCFF (util/surrogate-escape.ts) are written back as themselves.
  */
 import { decodeSurrogateEscape, encodeSurrogateEscapeInto } from '../util/index.js';
 import type { ByteWriter } from './byte-writer.js';
@@ -42,19 +42,6 @@ export function decodeUtf8(buf: Uint8Array, start: number, end: number): string 
     }
     return s;
   }
-  // Longer text: Node's native UTF-8 slice (fast for ASCII and valid UTF-8 alike, takes any
-  // Uint8Array at offsets, no view needed). It turns invalid bytes into U+FFFD, so a result with
-  // one goes the escaping way instead (which also keeps a stored U+FFFD as itself).
-  if (utf8Slice !== undefined) {
-    const s = utf8Slice.call(buf, start, end);
-    if (s.indexOf('\uFFFD') < 0) return s;
-  }
+  // Longer text: the escaping decoder's native path (Node's UTF-8 slice at offsets, no view).
   return decodeSurrogateEscape(buf, start, end);
 }
-
-type SliceFn = (this: Uint8Array, start: number, end: number) => string;
-/** Buffer.prototype.utf8Slice (untyped Node internal; absent elsewhere: the escaping decoder then). */
-const utf8Slice: SliceFn | undefined = (() => {
-  const f: unknown = (Buffer.prototype as unknown as Record<string, unknown>)['utf8Slice'];
-  return typeof f === 'function' ? (f as SliceFn) : undefined;
-})();

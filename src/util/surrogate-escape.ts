@@ -22,14 +22,29 @@ export function isWellFormedText(s: string): boolean {
   return (s as unknown as WellFormed).isWellFormed();
 }
 
-/** Decodes `buf[start..end)` as UTF-8, escaping the bytes of invalid sequences. */
+/**
+ * Decodes `buf[start..end)` as UTF-8, escaping the bytes of invalid sequences. The native decoder
+ * turns them into U+FFFD, so only a result holding one is decoded again byte by byte (which also
+ * keeps a stored U+FFFD as itself).
+ */
 export function decodeSurrogateEscape(buf: Uint8Array, start = 0, end = buf.length): string {
-  const s = Buffer.isBuffer(buf)
-    ? buf.toString('utf8', start, end)
+  const s = utf8Slice !== undefined
+    ? utf8Slice.call(buf, start, end)
     : decoder.decode(start === 0 && end === buf.length ? buf : buf.subarray(start, end));
   if (s.indexOf(REPLACEMENT) < 0) return s;
   return slowDecode(buf, start, end);
 }
+
+type SliceFn = (this: Uint8Array, start: number, end: number) => string;
+/**
+ * Buffer.prototype.utf8Slice, what Buffer#toString('utf8') calls: it takes any Uint8Array at
+ * offsets, so a plain Uint8Array (a scan page, a store's read buffer) needs no subarray view for
+ * TextDecoder. An untyped Node internal; TextDecoder where it is absent.
+ */
+const utf8Slice: SliceFn | undefined = (() => {
+  const f: unknown = (Buffer.prototype as unknown as Record<string, unknown>)['utf8Slice'];
+  return typeof f === 'function' ? (f as SliceFn) : undefined;
+})();
 
 /** Length of the valid UTF-8 sequence at `i` (1-4), or 0 when the byte there starts none. */
 function sequenceLength(buf: Uint8Array, i: number, end: number): number {
