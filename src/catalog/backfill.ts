@@ -13,10 +13,10 @@
  * are unseen and carry their own entries. Unique indexes check every distinct entry against
  * what is already there (and within the batch): a different handle => 1062.
  */
-import { decodeIndexValue, decodeRecordKey, type Handle, recordPrefix } from '../codec/index.js';
+import { decodeIndexValue, decodeIntHandleAt, decodeRecordKey, type Handle, recordPrefix } from '../codec/index.js';
 import { SqlError } from '../errors/index.js';
-import type { Txn, TxnStore } from '../txn/types.js';
-import { bytesEqual, keyNext, prefixEnd, toHex } from '../util/index.js';
+import type { PairMapper, Txn, TxnStore } from '../txn/index.js';
+import { bytesEqual, copyBytes, keyNext, prefixEnd, toHex } from '../util/index.js';
 import { rowTotalEstimator } from './backfill-estimate.js';
 import { indexEntry, indexValues } from './index-entry.js';
 import { duplicateEntryText } from './key-text.js';
@@ -65,11 +65,11 @@ export async function backfillIndex(
   const rowsTotal = progress === undefined ? undefined : await rowTotalEstimator(store, table, { start: prefix, end });
   let rowsDone = 0;
   let lastKey: Uint8Array | undefined;
-  const report = (): void => {
+  const report = (finished: boolean): void => {
     if (progress === undefined || rowsTotal === undefined) return;
-    progress({ table: table.name, index: index.name, rowsDone, rowsTotal: rowsTotal(rowsDone, lastKey) });
+    progress({ table: table.name, index: index.name, rowsDone, rowsTotal: finished ? rowsDone : rowsTotal(rowsDone, lastKey) });
   };
-  report();
+  report(false);
   let start: Uint8Array | undefined = prefix;
   while (start !== undefined) {
     const from: Uint8Array = start;
@@ -77,7 +77,7 @@ export async function backfillIndex(
     start = batch.next;
     rowsDone += batch.rows;
     lastKey = batch.lastKey ?? lastKey;
-    report();
+    report(start === undefined);
   }
 }
 
@@ -89,33 +89,29 @@ async function backfillBatch(
   range: { start: Uint8Array; end: Uint8Array },
   limit: number,
 ): Promise<{ rows: number; next: Uint8Array | undefined; lastKey: Uint8Array | undefined }> {
-  const pairs = await txn.scan(range, { limit });
-  const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
-  if (!index.unique) {
-    // Non-unique entries never collide (the handle is in the key): write them straight away.
-    for (const { key, value } of pairs) {
-      const { handle } = decodeRecordKey(key, table.handleKind);
-      const e = indexEntry(table, index, decode(handle, value), handle);
-      txn.put(e.key, e.value);
-    }
-    return batchEnd(pairs, limit);
-  }
-  const entries: PendingEntry[] = new Array<PendingEntry>(pairs.length);
-  for (let i = 0; i < pairs.length; i++) {
-    const { key, value } = pairs[i] as { key: Uint8Array; value: Uint8Array };
-    const { handle } = decodeRecordKey(key, table.handleKind);
-    const row = decode(handle, value);
-    const e = indexEntry(table, index, row, handle);
-    entries[i] = { key: e.key, value: e.value, distinct: e.distinct, handle, row };
-  }
-  await checkUnique(txn, table, index, entries);
+  // Records are decoded where the store keeps them (scanMapped): only the indexed columns are
+  // copied out, and each entry is built before the next record is read.
+  const page = await txn.scanMapped(range, { limit }, entryMapper(table, index));
+  const entries = page.items;
+  if (index.unique) await checkUnique(txn, table, index, entries);
   for (const e of entries) txn.put(e.key, e.value);
-  return batchEnd(pairs, limit);
+  // A full page carries its last key (the next batch starts past it); a short one ends the table.
+  const next = page.lastKey === undefined ? undefined : keyNext(page.lastKey);
+  return { rows: entries.length, next, lastKey: page.lastKey };
 }
 
-function batchEnd(pairs: ReadonlyArray<{ readonly key: Uint8Array }>, limit: number): { rows: number; next: Uint8Array | undefined; lastKey: Uint8Array | undefined } {
-  const last = pairs[pairs.length - 1];
-  return { rows: pairs.length, next: pairs.length < limit || last === undefined ? undefined : keyNext(last.key), lastKey: last?.key };
+/** Record (at offsets in the store's memory) -> its index entry, with what a 1062 message needs. */
+function entryMapper(table: TableInfo, index: IndexInfo): PairMapper<PendingEntry> {
+  const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
+  return (key, ks, ke, value, vs, ve) => {
+    const handle: Handle =
+      table.handleKind === 'int'
+        ? { kind: 'int', value: decodeIntHandleAt(key, ks, ke) }
+        : decodeRecordKey(copyBytes(key, ks, ke), 'common').handle;
+    const row = decode(handle, value, vs, ve);
+    const e = indexEntry(table, index, row, handle);
+    return { key: e.key, value: e.value, distinct: e.distinct, handle, row };
+  };
 }
 
 async function checkUnique(txn: Txn, table: TableInfo, index: IndexInfo, entries: readonly PendingEntry[]): Promise<void> {

@@ -14,7 +14,7 @@
  * Example: t(id INT PRIMARY KEY, name VARCHAR(10)) row (7, 'x') => key t{id}_r{7},
  * value encodeRow([2], ['x']).
  */
-import { compileRowEncoder, decodeKeyValues, decodeRow, encodeKeyValues, type Handle, recordKey, type RowEncoder } from '../codec/index.js';
+import { compileRowEncoder, decodeKeyValues, decodeRow, decodeRowInto, encodeKeyValues, type Handle, recordKey, type RowEncoder } from '../codec/index.js';
 import { type ColumnType, DateTime, type Value } from '../types/index.js';
 import { columnOriginValue } from './column-default.js';
 import { indexColumnTypes, indexValues } from './index-entry.js';
@@ -96,37 +96,47 @@ export function decodeRecord(table: TableInfo, handle: Handle, value: Uint8Array
 
 /**
  * A decoder of only the columns at `offsets` (others read as null): what an index entry needs,
- * without decoding the rest of the row. Missing columns are restored exactly as decodeRecord
- * does. Built once per table and column set, then called per record.
+ * without decoding the rest of the row. The record may sit at `value[start..end)` of a larger
+ * (e.g. the store's reused) buffer; every value is copied out. Missing columns are restored
+ * exactly as decodeRecord does. Built once per table and column set, then called per record.
  */
-export function recordColumnsDecoder(table: TableInfo, offsets: readonly number[]): (handle: Handle, value: Uint8Array) => Value[] {
+export function recordColumnsDecoder(
+  table: TableInfo,
+  offsets: readonly number[],
+): (handle: Handle, value: Uint8Array, start?: number, end?: number) => Value[] {
   const layout = layoutOf(table);
   const wanted = offsets.filter((o) => o !== layout.intPkOffset);
   const columns = wanted.map((o) => layout.decodeColumns[o] as { readonly id: number; readonly type: ColumnType });
   const withPk = layout.intPkOffset >= 0 && offsets.includes(layout.intPkOffset);
-  const width = table.columns.length;
-  return (handle, value) => {
-    const got = decodeRow(value, columns);
-    const out = new Array<Value>(width).fill(null);
-    let missing = false;
-    for (let k = 0; k < wanted.length; k++) {
-      const v = got[k];
-      if (v === undefined) missing = true;
-      else out[wanted[k] as number] = v;
-    }
+  const blank = new Array<Value>(table.columns.length).fill(null);
+  return (handle, value, start = 0, end = value.length) => {
+    const out = blank.slice();
+    const absent = decodeRowInto(value, start, end, columns, out, wanted);
     if (withPk) out[layout.intPkOffset] = intHandleValue(table, handle);
-    if (missing) {
-      const decoded = new Array<Value | undefined>(width);
-      wanted.forEach((o, k) => (decoded[o] = got[k]));
-      if (withPk) decoded[layout.intPkOffset] = out[layout.intPkOffset];
-      const full = new Array<Value>(width);
-      fillMissing(table, layout, handle, full, decoded);
-      wanted.forEach((o, k) => {
-        if (got[k] === undefined) out[o] = full[o] as Value;
-      });
-    }
+    if (absent > 0) restoreAbsent(table, layout, handle, value.subarray(start, end), columns, wanted, out);
     return out;
   };
+}
+
+/** Fills the wanted columns the stored row does not carry (added after it was written). */
+function restoreAbsent(
+  table: TableInfo,
+  layout: Layout,
+  handle: Handle,
+  value: Uint8Array,
+  columns: ReadonlyArray<{ readonly id: number; readonly type: ColumnType }>,
+  wanted: readonly number[],
+  out: Value[],
+): void {
+  const got = decodeRow(value, columns);
+  const decoded = new Array<Value | undefined>(out.length);
+  wanted.forEach((o, k) => (decoded[o] = got[k]));
+  if (layout.intPkOffset >= 0) decoded[layout.intPkOffset] = out[layout.intPkOffset];
+  const full = new Array<Value>(out.length);
+  fillMissing(table, layout, handle, full, decoded);
+  wanted.forEach((o, k) => {
+    if (got[k] === undefined) out[o] = full[o] as Value;
+  });
 }
 
 function intHandleValue(table: TableInfo, handle: Handle): bigint {

@@ -1,6 +1,6 @@
 import type { Database } from 'lmdb';
 import type { CommitRequest } from '../kv.js';
-import { encodeLive, encodeTombstone, encodeTs, readTs } from './value-format.js';
+import { encodeTombstone, encodeTs, HEADER_BYTES, readTs, storedAfter, writeLive } from './value-format.js';
 
 export const COUNTER_KEY = 'commitTs';
 export const GC_SAFE_POINT_KEY = 'gcSafePoint';
@@ -27,10 +27,10 @@ export function readCounter(meta: Database<Buffer, string>, name: string): bigin
   return raw === undefined ? 0n : readTs(raw);
 }
 
-/** True if `key` was committed (put or delete) after `startTs`. Runs inside the write txn. */
-function changedSince(data: Database<Buffer, Uint8Array>, key: Uint8Array, startTs: bigint): boolean {
+/** True if `key` was committed (put or delete) after the snapshot `startBytes` (encodeTs) encodes. Runs inside the write txn. */
+function changedSince(data: Database<Buffer, Uint8Array>, key: Uint8Array, startBytes: Uint8Array): boolean {
   const stored = data.getBinaryFast(key);
-  return stored !== undefined && readTs(stored) > startTs;
+  return stored !== undefined && storedAfter(stored, startBytes);
 }
 
 /**
@@ -44,19 +44,25 @@ export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest): CommitOutcome
   const { data, meta, tombs } = dbs;
   const safePoint = readCounter(meta, GC_SAFE_POINT_KEY);
   if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
+  const startBytes = encodeTs(req.startTs);
   for (const m of req.mutations) {
-    if (changedSince(data, m.key, req.startTs)) return { kind: 'conflict', key: m.key };
+    if (changedSince(data, m.key, startBytes)) return { kind: 'conflict', key: m.key };
   }
   for (const key of req.checkKeys) {
-    if (changedSince(data, key, req.startTs)) return { kind: 'conflict', key };
+    if (changedSince(data, key, startBytes)) return { kind: 'conflict', key };
   }
   const current = readCounter(meta, COUNTER_KEY);
   if (req.mutations.length === 0) return { kind: 'ok', commitTs: current };
   const commitTs = current + 1n;
   const tsBytes = encodeTs(commitTs);
+  // LMDB copies each value during put(), so the values of a commit share one region.
+  const region = Buffer.allocUnsafe(liveBytes(req));
+  let at = 0;
   for (const m of req.mutations) {
     if (m.op === 'put') {
-      void data.put(m.key, encodeLive(commitTs, m.value));
+      const end = writeLive(region, at, tsBytes, m.value);
+      void data.put(m.key, region.subarray(at, end));
+      at = end;
     } else {
       void data.put(m.key, encodeTombstone(commitTs));
       void tombs.put(tombIndexKey(tsBytes, m.key), TOMB_MARK);
@@ -64,6 +70,13 @@ export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest): CommitOutcome
   }
   void meta.put(COUNTER_KEY, tsBytes);
   return { kind: 'ok', commitTs };
+}
+
+/** Bytes of the commit's live values as stored (header + payload each). */
+function liveBytes(req: CommitRequest): number {
+  let n = 0;
+  for (const m of req.mutations) if (m.op === 'put') n += HEADER_BYTES + m.value.length;
+  return n;
 }
 
 export function tombIndexKey(tsBytes: Uint8Array, key: Uint8Array): Buffer {

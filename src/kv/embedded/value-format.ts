@@ -36,6 +36,32 @@ export function encodeTs(ts: bigint): Buffer {
   return out;
 }
 
+/**
+ * True if the stored value's commit timestamp is greater than the one `tsBytes` encodes
+ * (encodeTs): big-endian, so the first differing byte decides, with no BigInt made.
+ */
+export function storedAfter(stored: Uint8Array, tsBytes: Uint8Array): boolean {
+  if (stored.length < 8) return false;
+  for (let i = 0; i < 8; i++) {
+    const a = stored[i] as number;
+    const b = tsBytes[i] as number;
+    if (a !== b) return a > b;
+  }
+  return false;
+}
+
+/**
+ * Writes the live record of `payload` at commit `tsBytes` (encodeTs) into `out` at `at`
+ * (HEADER_BYTES + payload.length bytes; the caller sized `out`) and returns where it ends:
+ * a commit's values share one allocation instead of one Buffer each.
+ */
+export function writeLive(out: Uint8Array, at: number, tsBytes: Uint8Array, payload: Uint8Array): number {
+  for (let i = 0; i < 8; i++) out[at + i] = tsBytes[i] as number;
+  out[at + 8] = KIND_LIVE;
+  out.set(payload, at + HEADER_BYTES);
+  return at + HEADER_BYTES + payload.length;
+}
+
 /** True if the stored value is a live (non-tombstone) record. */
 export function isLive(stored: Uint8Array): boolean {
   return stored[8] === KIND_LIVE;
