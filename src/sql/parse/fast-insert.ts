@@ -15,6 +15,26 @@ const DEFAULT_EXPR: Expr = { kind: 'default' };
 
 /** Returns the statement, or undefined (cursor position unspecified) when the shape does not match. */
 export function parseFastInsert(c: Cursor, plan: SlotPlan): InsertStmt | undefined {
+  const head = parseInsertHead(c);
+  if (head === undefined) return undefined;
+  const rows: Expr[][] = [];
+  do {
+    const row = parseRow(c, plan);
+    if (row === undefined) return undefined;
+    rows.push(row);
+  } while (c.acceptOp(','));
+  if (!c.atEnd()) return undefined;
+  return { ...head, rows };
+}
+
+/** An INSERT without its rows. */
+export type InsertHead = Omit<InsertStmt, 'rows'>;
+
+/**
+ * `INSERT|REPLACE [IGNORE] [INTO] t [(cols)] VALUES`, consumed up to and including VALUES;
+ * undefined when the statement has another shape (SET, SELECT, ...).
+ */
+export function parseInsertHead(c: Cursor): InsertHead | undefined {
   const verb = c.acceptWord('INSERT', 'REPLACE');
   if (verb === undefined) return undefined;
   const ignore = c.acceptWord('IGNORE') !== undefined;
@@ -29,14 +49,7 @@ export function parseFastInsert(c: Cursor, plan: SlotPlan): InsertStmt | undefin
     c.expectOp(')');
   }
   if (c.acceptWord('VALUES', 'VALUE') === undefined) return undefined;
-  const rows: Expr[][] = [];
-  do {
-    const row = parseRow(c, plan);
-    if (row === undefined) return undefined;
-    rows.push(row);
-  } while (c.acceptOp(','));
-  if (!c.atEnd()) return undefined;
-  return { kind: 'insert', table, columns, rows, ignore, replace: verb === 'REPLACE', onDuplicate: [] };
+  return { kind: 'insert', table, columns, ignore, replace: verb === 'REPLACE', onDuplicate: [] };
 }
 
 function parseRow(c: Cursor, plan: SlotPlan): Expr[] | undefined {
@@ -67,11 +80,24 @@ function parseValue(c: Cursor, plan: SlotPlan): Expr | undefined {
   if (slot !== undefined) return { kind: 'param', index: slot.index };
   if (isLiteralToken(t)) return { kind: 'literal', value: t.value };
   if (t.type !== 'word') return undefined;
-  if (t.upper === 'NULL') return NULL_EXPR;
-  if (t.upper === 'DEFAULT' && !c.isOp('(')) return DEFAULT_EXPR;
-  if (t.upper === 'TRUE') return TRUE_EXPR;
-  if (t.upper === 'FALSE') return FALSE_EXPR;
-  return undefined;
+  const e = keywordValue(t.upper);
+  return e === DEFAULT_EXPR && c.isOp('(') ? undefined : e;
+}
+
+/** NULL, TRUE, FALSE, DEFAULT (upper-cased) as a row value; DEFAULT followed by `(` is a call, not this. */
+export function keywordValue(upper: string): Expr | undefined {
+  switch (upper) {
+    case 'NULL':
+      return NULL_EXPR;
+    case 'TRUE':
+      return TRUE_EXPR;
+    case 'FALSE':
+      return FALSE_EXPR;
+    case 'DEFAULT':
+      return DEFAULT_EXPR;
+    default:
+      return undefined;
+  }
 }
 
 /** `-x`: folds numeric literals (MySQL treats `-5` as a literal), otherwise a unary minus. */

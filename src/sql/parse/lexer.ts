@@ -36,22 +36,32 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '0': '\0', "'": "'", '"': '"', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a', '\\': '\\', '%': '\\%', _: '\\_',
 };
 
-function isIdentStart(c: number): boolean {
+export function isIdentStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c >= 128;
 }
-function isDigit(c: number): boolean {
+export function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
-function isIdentChar(c: number): boolean {
+export function isIdentChar(c: number): boolean {
   return isIdentStart(c) || isDigit(c);
 }
-function isSpace(c: number): boolean {
+export function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 11 || c === 12;
 }
 
 /** Tokenizes a whole SQL text (possibly several statements). Throws 1064 on an unterminated literal. */
 export function tokenize(sql: string): Token[] {
   return new Lexer(sql).run();
+}
+
+/**
+ * The tokens of an INSERT/REPLACE up to and including its VALUES (or VALUE) keyword and the
+ * offset after it, for the bulk-insert path (bulk-insert.ts) that reads the rows itself.
+ * Undefined when the text does not start that way within `maxTokens` tokens, or when the
+ * keyword sits inside an executable comment.
+ */
+export function tokenizeInsertHead(sql: string, maxTokens: number): { tokens: Token[]; end: number } | undefined {
+  return new Lexer(sql).runInsertHead(maxTokens);
 }
 
 class Lexer {
@@ -68,6 +78,19 @@ class Lexer {
       this.out.push(this.next());
     }
     return this.out;
+  }
+
+  runInsertHead(maxTokens: number): { tokens: Token[]; end: number } | undefined {
+    const n = this.sql.length;
+    while (this.pos < n && this.out.length < maxTokens) {
+      if (this.skipTrivia()) continue;
+      if (this.pos >= n) break;
+      const t = this.next();
+      this.out.push(t);
+      if (this.out.length === 1 && t.upper !== 'INSERT' && t.upper !== 'REPLACE') return undefined;
+      if (t.upper === 'VALUES' || t.upper === 'VALUE') return this.execDepth === 0 ? { tokens: this.out, end: this.pos } : undefined;
+    }
+    return undefined;
   }
 
   /** Skips whitespace and comments; returns true when something was skipped. */
@@ -122,7 +145,7 @@ class Lexer {
     const start = this.pos;
     const c = s.charCodeAt(start);
     const c1 = s.charCodeAt(start + 1);
-    if (c === 39 || c === 34) return this.string(start, s[start] ?? "'");
+    if (c === 39 || c === 34) return this.string(start);
     if (c === 96) return this.backtick(start);
     if ((c === 120 || c === 88) && c1 === 39) return this.quotedBinary(start, 'hex');
     if ((c === 98 || c === 66) && c1 === 39) return this.quotedBinary(start, 'bit');
@@ -150,32 +173,11 @@ class Lexer {
     return this.tok('op', start);
   }
 
-  private string(start: number, quote: string): Token {
-    const s = this.sql;
-    const q = quote.charCodeAt(0);
-    let i = start + 1;
-    let out = '';
-    let seg = i;
-    for (;;) {
-      if (i >= s.length) throw parseError(s, start);
-      const ch = s.charCodeAt(i);
-      if (ch === 92) {
-        out += s.slice(seg, i);
-        const e = s[i + 1] ?? '';
-        out += ESCAPES[e] ?? e;
-        i += 2;
-        seg = i;
-      } else if (ch === q) {
-        if (s.charCodeAt(i + 1) === q) {
-          out += s.slice(seg, i + 1);
-          i += 2;
-          seg = i;
-        } else break;
-      } else i++;
-    }
-    out += s.slice(seg, i);
-    this.pos = i + 1;
-    return this.tok('string', start, out);
+  private string(start: number): Token {
+    const r = scanString(this.sql, start);
+    if (r === undefined) throw parseError(this.sql, start);
+    this.pos = r.end;
+    return this.tok('string', start, r.value);
   }
 
   private backtick(start: number): Token {
@@ -225,32 +227,10 @@ class Lexer {
   }
 
   private number(start: number): Token {
-    const s = this.sql;
-    let i = start;
-    while (isDigit(s.charCodeAt(i))) i++;
-    let frac = false;
-    if (s.charCodeAt(i) === 46) {
-      frac = true;
-      i++;
-      while (isDigit(s.charCodeAt(i))) i++;
-    }
-    let exp = false;
-    const e = s.charCodeAt(i);
-    if (e === 101 || e === 69) {
-      let j = i + 1;
-      const sign = s.charCodeAt(j);
-      if (sign === 43 || sign === 45) j++;
-      if (isDigit(s.charCodeAt(j))) {
-        exp = true;
-        while (isDigit(s.charCodeAt(j))) j++;
-        i = j;
-      }
-    }
-    if (!frac && !exp && isIdentStart(s.charCodeAt(i))) return this.word(start); // 1abc is an identifier
-    this.pos = i;
-    const text = s.slice(start, i);
-    const value: Value = exp ? Number(text) : frac ? new Decimal(text) : BigInt(text);
-    return this.tok('number', start, value);
+    const r = scanNumber(this.sql, start);
+    if (r === undefined) return this.word(start); // 1abc is an identifier
+    this.pos = r.end;
+    return this.tok('number', start, r.value);
   }
 
   private word(start: number): Token {
@@ -276,6 +256,70 @@ class Lexer {
     this.pos = i;
     return this.tok('var', start, s.slice(start, i).replace(/^@@?/, ''));
   }
+}
+
+/** A scanned literal: its value and the offset just past it. */
+export interface Scanned<T> {
+  readonly value: T;
+  readonly end: number;
+}
+
+/**
+ * The quoted string starting at `s[start]` (' or "): backslash escapes and doubled quotes
+ * resolved. Undefined when it is not terminated.
+ */
+export function scanString(s: string, start: number): Scanned<string> | undefined {
+  const quote = s[start] as string;
+  let i = start + 1;
+  let out = '';
+  // Whole runs up to the next quote at a time (indexOf), unless a backslash sits in the run.
+  for (;;) {
+    const q = s.indexOf(quote, i);
+    if (q < 0) return undefined;
+    const run = s.slice(i, q);
+    const b = run.indexOf('\\');
+    if (b >= 0) {
+      out += run.slice(0, b);
+      const e = s[i + b + 1] ?? '';
+      out += ESCAPES[e] ?? e;
+      i += b + 2;
+    } else if (s[q + 1] === quote) {
+      out += s.slice(i, q + 1);
+      i = q + 2;
+    } else {
+      return { value: out + run, end: q + 1 };
+    }
+  }
+}
+
+/**
+ * The number starting at `s[start]` (a digit, or `.` and a digit): bigint for integers, Decimal
+ * with a fraction, number with an exponent. Undefined when the digits begin a word (`1abc`).
+ */
+export function scanNumber(s: string, start: number): Scanned<Value> | undefined {
+  let i = start;
+  while (isDigit(s.charCodeAt(i))) i++;
+  let frac = false;
+  if (s.charCodeAt(i) === 46) {
+    frac = true;
+    i++;
+    while (isDigit(s.charCodeAt(i))) i++;
+  }
+  let exp = false;
+  const e = s.charCodeAt(i);
+  if (e === 101 || e === 69) {
+    let j = i + 1;
+    const sign = s.charCodeAt(j);
+    if (sign === 43 || sign === 45) j++;
+    if (isDigit(s.charCodeAt(j))) {
+      exp = true;
+      while (isDigit(s.charCodeAt(j))) j++;
+      i = j;
+    }
+  }
+  if (!frac && !exp && isIdentStart(s.charCodeAt(i))) return undefined;
+  const text = s.slice(start, i);
+  return { value: exp ? Number(text) : frac ? new Decimal(text) : BigInt(text), end: i };
 }
 
 export function hexBytes(digits: string): Uint8Array {

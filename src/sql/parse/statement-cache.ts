@@ -1,10 +1,12 @@
 /**
  * Text-query cache. The digest is the lexer's token stream with value-position literals
  * replaced by `?`; node-sql-parser runs once per digest. A hit returns the cached AST (its
- * lifted literals are `param` nodes) and this text's literal values as params.
+ * lifted literals are `param` nodes) and this text's literal values as params. Large
+ * literal-rows INSERTs skip the lexer's tokens and the cache (bulk-insert.ts).
  */
 import type { Value } from '../../types/index.js';
 import type { Statement } from './ast.js';
+import { BULK_MIN_CHARS, parseBulkInsert } from './bulk-insert.js';
 import { countParams, isDmlStart, parseTokens, statementTokens } from './parse-statement.js';
 import { digestOf, planSlots } from './slots.js';
 
@@ -32,6 +34,10 @@ export class StatementCache {
   }
 
   parse(sql: string): CachedParse {
+    if (sql.length >= BULK_MIN_CHARS) {
+      const bulk = parseBulkInsert(sql);
+      if (bulk !== undefined) return { stmt: bulk, params: [], digest: null };
+    }
     const tokens = statementTokens(sql);
     if (!isDmlStart(tokens) || countParams(tokens) > 0 || tokens.length > BYPASS_TOKENS) {
       return { stmt: parseTokens(sql, tokens, false).stmt, params: [], digest: null };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../src/types/index.js';
-import { tokenize } from '../../../src/sql/parse/lexer.js';
+import fc from 'fast-check';
+import { scanString, tokenize } from '../../../src/sql/parse/lexer.js';
 import { countPlaceholders, splitStatements } from '../../../src/sql/parse/index.js';
 
 const values = (sql: string) => tokenize(sql).map((t) => t.value);
@@ -46,5 +47,38 @@ describe('splitStatements / countPlaceholders', () => {
   it('counts ? outside strings and comments', () => {
     expect(countPlaceholders("SELECT ?, '?', `?`, /* ? */ ? -- ?\n")).toBe(2);
     expect(countPlaceholders("INSERT INTO sbtest1 (id, k, c, pad) VALUES (0, ?, '?', '?')")).toBe(1);
+  });
+});
+
+/** The lexer's string rule one character at a time (what scanString's run-at-a-time loop must match). */
+function stringByChars(s: string, start: number): { value: string; end: number } | undefined {
+  const escapes: Record<string, string> = { '0': '\0', "'": "'", '"': '"', b: '\b', n: '\n', r: '\r', t: '\t', Z: '\x1a', '\\': '\\', '%': '\\%', _: '\\_' };
+  const q = s[start];
+  let out = '';
+  for (let i = start + 1; i < s.length; i++) {
+    const ch = s[i] as string;
+    if (ch === '\\') {
+      if (i + 1 >= s.length) return undefined;
+      const e = s[++i] as string;
+      out += escapes[e] ?? e;
+    } else if (ch === q) {
+      if (s[i + 1] !== q) return { value: out, end: i + 1 };
+      out += q;
+      i++;
+    } else out += ch;
+  }
+  return undefined;
+}
+
+describe('scanString', () => {
+  it('matches the character-at-a-time rule on any text', () => {
+    const text = fc.string({ unit: fc.constantFrom("'", '"', '\\', 'a', 'n', '0', '%', ' ', 'é') });
+    fc.assert(
+      fc.property(fc.constantFrom("'", '"'), text, (quote, body) => {
+        const sql = quote + body;
+        expect(scanString(sql, 0)).toEqual(stringByChars(sql, 0));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
