@@ -69,7 +69,7 @@ describe('embedded store: retry of a write batch failed by an lmdb-js free-list 
       expect(store.latestCommitTs()).toBe(start + 1n);
       expect(await readText(store, 'k')).toBe('v1');
       expect(reports).toHaveLength(2);
-      expect(reports[0]).toContain('attempt 1 of 4');
+      expect(reports[0]).toContain('(attempt 1 of 6), retrying in 5 ms');
       expect(reports[0]).toContain('MDB_BAD_VALSIZE');
     } finally {
       await store.close();
@@ -90,12 +90,12 @@ describe('embedded store: retry of a write batch failed by an lmdb-js free-list 
     }
   });
 
-  it('gives up after four attempts with the mapped storage error', async () => {
+  it('gives up after six attempts with the mapped storage error', async () => {
     const store = open([]);
     try {
       const spy = failBatches(store, 10, () => batchFailure(MDB_BAD_VALSIZE, 'MDB_BAD_VALSIZE'));
       await expect(store.commit({ startTs: store.latestCommitTs(), mutations: [{ op: 'put', key: b('k'), value: b('v') }], checkKeys: [] })).rejects.toMatchObject({ errno: 1180 });
-      expect(spy.calls()).toBe(4);
+      expect(spy.calls()).toBe(6);
       expect(await readText(store, 'k')).toBeUndefined();
     } finally {
       await store.close();
