@@ -64,7 +64,7 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
     onBackgroundError: (what, err) =>
       opts.logger.warn({ event: 'kv_background_error', what, err: err instanceof Error ? err.message : String(err) }, 'KV background work failed'),
     onStuckWrite: (ageMs) => {
-      opts.logger.fatal({ event: 'kv_write_stuck', ageMs }, 'a store write has not finished for a minute; the storage engine is stalled');
+      opts.logger.fatal({ event: 'kv_write_stuck', ageMs }, `a store write has not finished for ${Math.round(ageMs / 1000)} s; the storage engine is stalled`);
       opts.onStoreStuck?.();
     },
   });

@@ -14,7 +14,7 @@ export interface OpenStoreOptions {
   readonly hotKey?: Uint8Array;
   /** Told about failures of background work (GC rounds, failing embedded-store writes); the store keeps going. */
   readonly onBackgroundError?: (what: string, err: unknown) => void;
-  /** Embedded store: told once when a write has not finished for a minute (write-watchdog.ts). */
+  /** Embedded store: told once when a write has not finished for a minute, or for 5 s after a free-list fault (write-watchdog.ts). */
   readonly onStuckWrite?: (ageMs: number) => void;
 }
 

@@ -35,6 +35,8 @@ export interface EmbeddedStoreOptions {
   readonly onBackgroundError?: (what: string, err: unknown) => void;
   /** A commit or range delete unfinished this long counts as stuck (write-watchdog.ts). Default 60 s; 0 = never. */
   readonly stuckWriteMs?: number;
+  /** After a free-list fault, until a write succeeds: the stuck limit instead (default 5 s, at most stuckWriteMs). */
+  readonly stuckAfterFaultMs?: number;
   /** Told once when a write is stuck (the server exits on it). Default: onBackgroundError. */
   readonly onStuckWrite?: (ageMs: number) => void;
 }
@@ -118,7 +120,8 @@ export class EmbeddedStore implements Store {
     };
     this.reader = new RawRangeReader(this.root, 'data');
     const onStuck = opts.onStuckWrite ?? ((ageMs: number) => this.onBackgroundError('write stuck', new Error(`a write has not finished for ${Math.round(ageMs / 1000)} s`)));
-    this.watchdog = new WriteWatchdog(opts.stuckWriteMs ?? 60_000, onStuck);
+    const stuckMs = opts.stuckWriteMs ?? 60_000;
+    this.watchdog = new WriteWatchdog(stuckMs, onStuck, Math.min(stuckMs, opts.stuckAfterFaultMs ?? 5000));
     this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart());
     const interval = opts.gcIntervalMs ?? 60_000;
     if (interval > 0) {
@@ -208,10 +211,14 @@ export class EmbeddedStore implements Store {
   private async writeBatch<T>(what: string, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await write();
+        const result = await write();
+        this.watchdog.healthy();
+        return result;
       } catch (err) {
         const cause = await writeCause(err);
-        if (attempt >= BATCH_ATTEMPTS || !isRetryableWriteFailure(cause)) throw err;
+        if (!isRetryableWriteFailure(cause)) throw err;
+        this.watchdog.suspect();
+        if (attempt >= BATCH_ATTEMPTS) throw err;
         const delay = RETRY_DELAYS_MS[attempt - 1] as number;
         this.onBackgroundError(`${what}: write batch failed (attempt ${attempt} of ${BATCH_ATTEMPTS}), retrying in ${delay} ms`, cause);
         await sleep(delay);
