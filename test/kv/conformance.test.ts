@@ -119,6 +119,25 @@ for (const name of selectedBackends()) {
       for (const x of [s1, s2, s3, s4, s5, s6]) x.release();
     });
 
+    it('a commit with only checked keys: conflicts when one changed, else passes and writes nothing', async () => {
+      await write(store, { c: 'c0' });
+      const stale = await store.snapshot();
+      const fresh = await store.snapshot();
+      await write(store, { c: 'c1' });
+      await expectConflict(store.commit({ startTs: stale.startTs, mutations: [], checkKeys: [b('c')] }));
+      const after = await store.snapshot();
+      await store.commit({ startTs: after.startTs, mutations: [], checkKeys: [b('c'), b('absent')] });
+      // A key that did not exist at the snapshot and was created since is a change too.
+      await write(store, { absent: 'now' });
+      await expectConflict(store.commit({ startTs: after.startTs, mutations: [], checkKeys: [b('absent')] }));
+      const last = await store.snapshot();
+      const before = last.startTs;
+      await store.commit({ startTs: last.startTs, mutations: [], checkKeys: [b('c')] });
+      const next = await store.snapshot();
+      expect(next.startTs).toBe(before);
+      for (const x of [stale, fresh, after, last, next]) x.release();
+    });
+
     it('no partial apply on conflict', async () => {
       await write(store, { a: '0', b: '0', c: '0' });
       const snap = await store.snapshot();

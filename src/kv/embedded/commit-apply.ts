@@ -1,5 +1,6 @@
-import type { Database } from 'lmdb';
+import type { Database, Transaction } from 'lmdb';
 import type { CommitRequest } from '../kv.js';
+import { getFastIn } from './lmdb-snapshot.js';
 import { encodeTombstone, encodeTs, HEADER_BYTES, readTs, storedAfter, writeLive } from './value-format.js';
 
 export const COUNTER_KEY = 'commitTs';
@@ -27,30 +28,63 @@ export function readCounter(meta: Database<Buffer, string>, name: string): bigin
   return raw === undefined ? 0n : readTs(raw);
 }
 
-/** True if `key` was committed (put or delete) after the snapshot `startBytes` (encodeTs) encodes. Runs inside the write txn. */
-function changedSince(data: Database<Buffer, Uint8Array>, key: Uint8Array, startBytes: Uint8Array): boolean {
-  const stored = data.getBinaryFast(key);
+/** Where a commit's checks read: the write transaction being built, or a read transaction. */
+interface CheckReads {
+  data(key: Uint8Array): Buffer | undefined;
+  meta(name: string): Buffer | undefined;
+}
+
+/**
+ * The commit's checks (nothing written): a snapshot older than the tombstone-GC safe point is
+ * refused (its conflicts may have been collected), and first committer wins on each mutated and
+ * checked key. Undefined when they pass.
+ */
+function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | undefined {
+  const safeRaw = reads.meta(GC_SAFE_POINT_KEY);
+  const safePoint = safeRaw === undefined ? 0n : readTs(safeRaw);
+  if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
+  const startBytes = encodeTs(req.startTs);
+  for (const m of req.mutations) {
+    if (changedSince(reads.data(m.key), startBytes)) return { kind: 'conflict', key: m.key };
+  }
+  for (const key of req.checkKeys) {
+    if (changedSince(reads.data(key), startBytes)) return { kind: 'conflict', key };
+  }
+  return undefined;
+}
+
+/** True if the stored version was committed (put or delete) after the snapshot `startBytes` (encodeTs) encodes. */
+function changedSince(stored: Buffer | undefined, startBytes: Uint8Array): boolean {
   return stored !== undefined && storedAfter(stored, startBytes);
+}
+
+/**
+ * A commit without mutations (only keys a statement locked, e.g. a DELETE that found no row),
+ * checked in read transaction `txn` instead of the write queue. With nothing to write, the
+ * commit takes effect at `txn`'s snapshot: its reads at startTs are still current there iff no
+ * checked key changed in between, and placing a write-free transaction there breaks no other
+ * transaction's view. So it waits for no write batch and no fsync. `txn` must be at least as
+ * new as the snapshot at startTs (lmdb-js's current read transaction is).
+ */
+export function checkOnlyCommit(dbs: EmbeddedDbs, req: CommitRequest, txn: Transaction): CommitOutcome {
+  const opts = { transaction: txn };
+  const reads: CheckReads = { data: (key) => getFastIn(dbs.data, key, opts), meta: (name) => getFastIn(dbs.meta, name, opts) };
+  const failed = checkCommit(req, reads);
+  if (failed !== undefined) return failed;
+  const raw = reads.meta(COUNTER_KEY);
+  return { kind: 'ok', commitTs: raw === undefined ? 0n : readTs(raw) };
 }
 
 /**
  * Conflict check + apply, run synchronously INSIDE one LMDB write (child) transaction, so it is
  * serialized against every other commit of every process. Nothing is written unless the whole
- * request passes: first committer wins on each mutated and checked key; a snapshot older than
- * the tombstone-GC safe point is refused (its conflicts may have been collected).
- * Commits with no mutations check only and do not advance the counter.
+ * request passes (checkCommit). Commits with no mutations check only and do not advance the
+ * counter.
  */
 export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest): CommitOutcome {
   const { data, meta, tombs } = dbs;
-  const safePoint = readCounter(meta, GC_SAFE_POINT_KEY);
-  if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
-  const startBytes = encodeTs(req.startTs);
-  for (const m of req.mutations) {
-    if (changedSince(data, m.key, startBytes)) return { kind: 'conflict', key: m.key };
-  }
-  for (const key of req.checkKeys) {
-    if (changedSince(data, key, startBytes)) return { kind: 'conflict', key };
-  }
+  const failed = checkCommit(req, { data: (key) => data.getBinaryFast(key), meta: (name) => meta.getBinaryFast(name) });
+  if (failed !== undefined) return failed;
   const current = readCounter(meta, COUNTER_KEY);
   if (req.mutations.length === 0) return { kind: 'ok', commitTs: current };
   const commitTs = current + 1n;

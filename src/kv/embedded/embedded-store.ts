@@ -3,7 +3,7 @@ import { open, type RootDatabase, type Transaction } from 'lmdb';
 import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
 import { ERRORS, SqlError } from '../../errors/index.js';
 import { compareBytes, toHex } from '../../util/index.js';
-import { applyCommit, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
+import { applyCommit, checkOnlyCommit, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
 import { getFastIn, LmdbSnapshot, MAX_KEY_BYTES, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
 import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
@@ -55,6 +55,15 @@ const CONFLICT_BASE = ERRORS.ER_LOCK_DEADLOCK.template;
  */
 const RETRY_DELAYS_MS = [5, 15, 45, 135, 405];
 const BATCH_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/** The commit's timestamp, or the 1213 its outcome calls for. */
+function commitResult(req: CommitRequest, outcome: CommitOutcome): bigint {
+  if (outcome.kind === 'ok') return outcome.commitTs;
+  if (outcome.kind === 'conflict') {
+    throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (write conflict on key ${toHex(outcome.key)})`);
+  }
+  throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`);
+}
 
 /**
  * The default ShaleDB store: one LMDB environment in a data directory, shared safely by several
@@ -173,6 +182,7 @@ export class EmbeddedStore implements Store {
   async commit(req: CommitRequest): Promise<bigint> {
     if (this.closed) throw new Error(`${this.url}: store is closed`);
     validateKeys(req);
+    if (req.mutations.length === 0) return commitResult(req, this.checkOnly(req));
     let outcome: CommitOutcome;
     const write = this.watchdog.begin();
     try {
@@ -188,14 +198,17 @@ export class EmbeddedStore implements Store {
       this.watchdog.end(write);
     }
     this.writesFailing = false;
-    if (outcome.kind === 'ok') return outcome.commitTs;
-    if (outcome.kind === 'conflict') {
-      throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (write conflict on key ${toHex(outcome.key)})`);
+    return commitResult(req, outcome);
+  }
+
+  /** A commit with nothing to write: checked in the current read transaction (checkOnlyCommit). */
+  private checkOnly(req: CommitRequest): CommitOutcome {
+    const txn = this.useReadTxn();
+    try {
+      return checkOnlyCommit(this.dbs, req, txn);
+    } finally {
+      txn.done();
     }
-    throw new SqlError(
-      'ER_LOCK_DEADLOCK',
-      `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`,
-    );
   }
 
   /** The commit's check-and-write in the next write batch (retried as writeBatch() says). */
