@@ -67,15 +67,6 @@ export function isLive(stored: Uint8Array): boolean {
   return stored[8] === KIND_LIVE;
 }
 
-/** Encodes a live record. */
-export function encodeLive(ts: bigint, payload: Uint8Array): Buffer {
-  const out = Buffer.allocUnsafe(HEADER_BYTES + payload.length);
-  out.writeBigUInt64BE(ts, 0);
-  out[8] = KIND_LIVE;
-  out.set(payload, HEADER_BYTES);
-  return out;
-}
-
 /** Encodes a tombstone. */
 export function encodeTombstone(ts: bigint): Buffer {
   const out = Buffer.allocUnsafe(HEADER_BYTES);
