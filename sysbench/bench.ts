@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: sysbench 1.0.20's OLTP workloads against ShaleDB (embedded store; optionally a
- * local cluster through HAProxy) and a private MariaDB, one server after the other with identical
- * parameters, on 127.0.0.1. Writes <out>/<name>.md (tables with ShaleDB / MariaDB ratios),
+ * local cluster through HAProxy) and a private MariaDB with identical parameters on 127.0.0.1:
+ * by default every server is loaded first and each workload then runs on all of them back to back
+ * (`--order`, bench/schedule.ts). Writes <out>/<name>.md (tables with ShaleDB / MariaDB ratios),
  * <name>.json (every number) and <name>.svg (throughput vs threads per workload), and prints the
  * markdown. Starts and stops everything it uses; Ctrl-C stops the servers too.
  *
@@ -16,10 +17,11 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { svgChart } from './bench/chart.js';
 import { markdownReport } from './bench/markdown.js';
-import { createProgress } from './bench/progress.js';
+import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
 import type { BenchParams, BenchResults, RunResult, ServerInfo } from './bench/results.js';
 import { mariadb, shaleCluster, shaleEmbedded, sql, type BenchServer, type ServerName } from './bench/servers.js';
+import { RUN_ORDERS, runSchedule, type RunOrder, type RunStep } from './bench/schedule.js';
 import { runWorkload, sysbench, SysbenchTimeout, WORKLOADS } from './bench/sysbench-cmd.js';
 
 const SERVER_NAMES: readonly ServerName[] = ['shaledb', 'cluster', 'mariadb'];
@@ -36,6 +38,11 @@ interface Options {
   readonly name?: string;
   readonly portBase: number;
   readonly smoke: boolean;
+  readonly order: RunOrder;
+}
+
+function sizeOf(o: Options): { tables: number; tableSize: number } {
+  return { tables: o.tables, tableSize: o.tableSize };
 }
 
 function positiveInt(v: string): number {
@@ -70,6 +77,11 @@ function program(): Command {
     .option('--out <dir>', 'directory for the .md, .json and .svg results', 'sysbench/results')
     .option('--name <name>', 'base name of the result files (default bench-<date>-<time>)')
     .addOption(new Option('--port-base <port>', 'first of the loopback ports used (ShaleDB; MariaDB +1; cluster +10…)').argParser(positiveInt).default(4600))
+    .addOption(
+      new Option('--order <order>', 'interleaved: load every server, then run each workload on all of them back to back; sequential: one server after the other')
+        .choices([...RUN_ORDERS])
+        .default('interleaved'),
+    )
     .option('--smoke', 'tiny run that checks the harness: 1 table × 200 rows, 2 s runs, threads 1,2', false)
     .addHelpText('after', '\nNeeds sysbench, mariadb-server (mariadbd, mariadb-install-db) and mariadb-client; the cluster also needs etcd and haproxy.\nRun `npm run build` first (the harness starts bin/shale.js).');
 }
@@ -100,38 +112,79 @@ function commandOutput(cmd: string, args: readonly string[]): string {
   }
 }
 
-async function measureServer(server: BenchServer, o: Options, progress: ReturnType<typeof createProgress>, runs: RunResult[]): Promise<ServerInfo> {
+/** A started server, its bulk-load result, and why its remaining runs are skipped (if so). */
+interface Loaded {
+  readonly server: BenchServer;
+  readonly info: ServerInfo;
+  hung?: string;
+}
+
+/** Starts `server`, creates sbtest and times `sysbench prepare` (the bulk load). */
+async function startAndLoad(server: BenchServer, o: Options, progress: Progress): Promise<Loaded> {
   progress.step(server.name, 'starting', 5);
   await server.start();
-  try {
-    const version = await server.version();
-    await sql(server.port, ['DROP DATABASE IF EXISTS sbtest', 'CREATE DATABASE sbtest']);
-    const size = { tables: o.tables, tableSize: o.tableSize };
-    progress.step(server.name, `prepare ${o.tables}×${o.tableSize}`, prepareEstimate(o));
-    const t0 = performance.now();
-    await sysbench(server.port, size, 'oltp_common', 'prepare', [`--threads=${o.tables}`]);
-    const bulkLoadSeconds = (performance.now() - t0) / 1000;
-    progress.log(`${server.name}: prepare ${bulkLoadSeconds.toFixed(2)} s`);
-    let hung: string | undefined;
-    for (const workload of o.workloads) {
-      for (const threads of o.threads) {
-        if (hung !== undefined) {
-          runs.push({ server: server.name, workload, threads, numbers: null, error: `skipped: ${hung}` });
-          continue;
-        }
-        progress.step(server.name, `${workload} ${threads} thr`, o.time);
-        const run = await oneRun(server, size, workload, threads, o.time, progress);
-        runs.push(run);
-        // A server that stopped answering would only time out again: skip its remaining runs.
-        if (run.timedOut === true) hung = `the server stopped answering in ${workload} at ${threads} threads`;
-      }
-    }
-    await sysbench(server.port, size, 'oltp_common', 'cleanup').catch(() => undefined);
-    return { name: server.name, label: server.label, version, bulkLoadSeconds };
-  } finally {
-    progress.step(server.name, 'stopping', 2);
-    await server.stop();
+  const version = await server.version();
+  await sql(server.port, ['DROP DATABASE IF EXISTS sbtest', 'CREATE DATABASE sbtest']);
+  progress.step(server.name, `prepare ${o.tables}×${o.tableSize}`, prepareEstimate(o));
+  const t0 = performance.now();
+  await sysbench(server.port, sizeOf(o), 'oltp_common', 'prepare', [`--threads=${o.tables}`]);
+  const bulkLoadSeconds = (performance.now() - t0) / 1000;
+  progress.log(`${server.name}: prepare ${bulkLoadSeconds.toFixed(2)} s`);
+  return { server, info: { name: server.name, label: server.label, version, bulkLoadSeconds } };
+}
+
+/** One measurement; a server that stopped answering would only time out again, so its later runs are skipped. */
+async function runStep(l: Loaded, step: RunStep, o: Options, progress: Progress, runs: RunResult[]): Promise<void> {
+  const { workload, threads } = step;
+  if (l.hung !== undefined) {
+    runs.push({ server: l.server.name, workload, threads, numbers: null, error: `skipped: ${l.hung}` });
+    return;
   }
+  progress.step(l.server.name, `${workload} ${threads} thr`, o.time);
+  const run = await oneRun(l.server, sizeOf(o), workload, threads, o.time, progress);
+  runs.push(run);
+  if (run.timedOut === true) l.hung = `the server stopped answering in ${workload} at ${threads} threads`;
+}
+
+async function cleanupAndStop(l: Loaded, o: Options, progress: Progress): Promise<void> {
+  await sysbench(l.server.port, sizeOf(o), 'oltp_common', 'cleanup').catch(() => undefined);
+  progress.step(l.server.name, 'stopping', 2);
+  await l.server.stop();
+}
+
+/**
+ * Every measurement in `o.order` (schedule.ts): interleaved loads all servers first and runs each
+ * workload on all of them back to back; sequential runs one server after the other. Servers this
+ * started are stopped even when a step throws.
+ */
+async function measureAll(o: Options, scratch: string, progress: Progress, started: BenchServer[], runs: RunResult[]): Promise<ServerInfo[]> {
+  const steps = runSchedule(o.servers.length, o.workloads, o.threads, o.order);
+  const groups = o.order === 'sequential' ? o.servers.map((_, i) => [i]) : [o.servers.map((_, i) => i)];
+  const infos: ServerInfo[] = [];
+  for (const group of groups) {
+    const loaded = new Map<number, Loaded>();
+    const running = new Set<BenchServer>();
+    try {
+      for (const i of group) {
+        const server = makeServer(o.servers[i] as ServerName, o, scratch);
+        started.push(server);
+        running.add(server);
+        loaded.set(i, await startAndLoad(server, o, progress));
+      }
+      for (const step of steps) {
+        const l = loaded.get(step.server);
+        if (l !== undefined) await runStep(l, step, o, progress, runs);
+      }
+      for (const l of loaded.values()) {
+        running.delete(l.server);
+        await cleanupAndStop(l, o, progress);
+      }
+    } finally {
+      await Promise.all([...running].map((server) => server.stop()));
+    }
+    for (const l of loaded.values()) infos.push(l.info);
+  }
+  return infos;
 }
 
 async function oneRun(server: BenchServer, size: { tables: number; tableSize: number }, workload: string, threads: number, seconds: number, progress: ReturnType<typeof createProgress>): Promise<RunResult> {
@@ -160,7 +213,7 @@ async function main(): Promise<void> {
   const raw = cmd.opts<Options>();
   const o = raw.smoke ? smokeOptions(raw, cmd) : raw;
   const startedAt = new Date();
-  const params: BenchParams = { tables: o.tables, tableSize: o.tableSize, seconds: o.time, threads: o.threads, workloads: o.workloads, workers: o.workers };
+  const params: BenchParams = { tables: o.tables, tableSize: o.tableSize, seconds: o.time, threads: o.threads, workloads: o.workloads, workers: o.workers, order: o.order };
   const perServer = 7 + prepareEstimate(o) + o.workloads.length * o.threads.length * o.time;
   const progress = createProgress(perServer * o.servers.length);
   const scratch = mkdtempSync(join(tmpdir(), 'shale-bench-'));
@@ -172,13 +225,9 @@ async function main(): Promise<void> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const runs: RunResult[] = [];
-  const servers: ServerInfo[] = [];
+  let servers: ServerInfo[];
   try {
-    for (const name of o.servers) {
-      const server = makeServer(name, o, scratch);
-      started.push(server);
-      servers.push(await measureServer(server, o, progress, runs));
-    }
+    servers = await measureAll(o, scratch, progress, started, runs);
   } finally {
     progress.stop();
     rmSync(scratch, { recursive: true, force: true });

@@ -5,16 +5,22 @@
  */
 import { findRun, ratio, type BenchResults, type ServerInfo } from './results.js';
 import type { RunNumbers } from './report-parse.js';
+import type { RunOrder } from './schedule.js';
 
 const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
 const ms = (n: number | undefined): string => fmt(n, 2);
+
+function orderText(order: RunOrder): string {
+  return order === 'interleaved' ? 'each workload run on every server back to back' : 'one server after the other';
+}
 
 function header(r: BenchResults): string[] {
   const p = r.params;
   return [
     `# sysbench: ShaleDB vs MariaDB (${r.startedAt})`,
     '',
-    `sysbench ${r.machine.sysbench}, ${p.tables} tables × ${p.tableSize} rows, ${p.seconds} s per run, threads ${p.threads.join(', ')}; ` +
+    `sysbench ${r.machine.sysbench}, ${p.tables} tables × ${p.tableSize} rows, ${p.seconds} s per run, threads ${p.threads.join(', ')}, ` +
+      `${orderText(p.order ?? 'sequential')}; ` +
       `${r.machine.cores} cores, Node ${r.machine.node}, ShaleDB commit ${r.machine.commit}.`,
     '',
     ...r.servers.map((s) => `- ${s.label}: ${s.version}`),

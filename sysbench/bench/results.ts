@@ -1,5 +1,6 @@
 /** What one harness run measured: the JSON file it writes, and what the table and chart read. */
 import type { RunNumbers } from './report-parse.js';
+import type { RunOrder } from './schedule.js';
 import type { ServerName } from './servers.js';
 
 export interface BenchParams {
@@ -9,6 +10,8 @@ export interface BenchParams {
   readonly threads: readonly number[];
   readonly workloads: readonly string[];
   readonly workers: number;
+  /** Absent in results written before the harness had --order (they ran sequentially). */
+  readonly order?: RunOrder;
 }
 
 export interface ServerInfo {

@@ -40,6 +40,11 @@ describe('markdownReport', () => {
     const insert1 = md.split('## 1 thread')[1]?.split('\n').find((l) => l.startsWith('| oltp_insert'));
     expect(insert1?.endsWith('| - | - |')).toBe(true);
   });
+  it('says in which order the runs were made (results from before --order ran sequentially)', () => {
+    expect(md).toContain('threads 1, 8, one server after the other;');
+    const interleaved = markdownReport({ ...results, params: { ...results.params, order: 'interleaved' } });
+    expect(interleaved).toContain('threads 1, 8, each workload run on every server back to back;');
+  });
   it('reports bulk load with its ratio and the failed runs', () => {
     expect(md).toContain('| ShaleDB (embedded) | 3.00 | 1.50 |');
     expect(md).toContain('- shaledb oltp_insert 1 threads: sysbench exited with 1');

@@ -1,7 +1,7 @@
 /**
  * Smoke test of `npm run bench` (sysbench/bench.ts): one tiny run of every workload against ShaleDB
- * and a private MariaDB; checks the harness starts and stops both servers, measures every run and
- * writes the markdown, JSON and SVG. No timing assertions: only that numbers exist.
+ * and a private MariaDB; checks the harness starts and stops both servers, measures every run (each
+ * workload on both servers back to back, the default order) and writes the markdown, JSON and SVG. No timing assertions: only that numbers exist.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -50,6 +50,13 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
     expect(results.servers.map((s) => s.name)).toEqual(['shaledb', 'mariadb']);
     for (const s of results.servers) expect(s.bulkLoadSeconds).toBeGreaterThan(0);
     expect(results.runs).toHaveLength(2 * WORKLOADS.length);
+    // The default --order interleaved: each workload ran on both servers back to back.
+    expect(results.params.order).toBe('interleaved');
+    for (let i = 0; i < results.runs.length; i += 2) {
+      const [a, b] = [results.runs[i], results.runs[i + 1]];
+      expect(a?.workload).toBe(b?.workload);
+      expect(new Set([a?.server, b?.server])).toEqual(new Set(['shaledb', 'mariadb']));
+    }
     for (const r of results.runs) {
       expect(r.error, `${r.server} ${r.workload}`).toBeUndefined();
       expect(r.numbers?.tps, `${r.server} ${r.workload}`).toBeGreaterThan(0);

@@ -1,0 +1,33 @@
+/**
+ * In which order the harness runs its measurements.
+ *
+ * - `interleaved` (the default): every server is started and loaded first (the bulk loads one
+ *   after another, so they do not compete), then each workload × thread count runs on every
+ *   server back to back, the server that goes first alternating from one step to the next. A
+ *   ratio then compares two runs about a minute apart, so a machine that gets faster or slower
+ *   over the ~25 minutes of a full run (a shared host, a throttled disk) shifts both sides alike,
+ *   and neither server always runs right after the other's writes.
+ * - `sequential`: one server at a time, all its runs, then the next (only one server is up at
+ *   any moment).
+ *
+ * Example, servers [shaledb, mariadb], workloads [a, b], threads [1]:
+ *   interleaved: shaledb a 1, mariadb a 1, mariadb b 1, shaledb b 1
+ *   sequential:  shaledb a 1, shaledb b 1, mariadb a 1, mariadb b 1
+ */
+export const RUN_ORDERS = ['interleaved', 'sequential'] as const;
+export type RunOrder = (typeof RUN_ORDERS)[number];
+
+export interface RunStep {
+  /** Index into the harness's server list. */
+  readonly server: number;
+  readonly workload: string;
+  readonly threads: number;
+}
+
+/** Every (server, workload, threads) measurement once, in `order`. */
+export function runSchedule(serverCount: number, workloads: readonly string[], threads: readonly number[], order: RunOrder): RunStep[] {
+  const cells = workloads.flatMap((workload) => threads.map((t) => ({ workload, threads: t })));
+  const servers = Array.from({ length: serverCount }, (_, i) => i);
+  if (order === 'sequential') return servers.flatMap((server) => cells.map((c) => ({ server, ...c })));
+  return cells.flatMap((c, i) => (i % 2 === 0 ? servers : [...servers].reverse()).map((server) => ({ server, ...c })));
+}
