@@ -21,7 +21,7 @@ import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
 import type { BenchParams, BenchResults, RunResult, ServerInfo } from './bench/results.js';
 import { mariadb, shaleCluster, shaleEmbedded, sql, type BenchServer, type ServerName } from './bench/servers.js';
-import { RUN_ORDERS, runSchedule, type RunOrder, type RunStep } from './bench/schedule.js';
+import { loadGroups, RUN_ORDERS, runSchedule, type RunOrder, type RunStep } from './bench/schedule.js';
 import { runWorkload, sysbench, SysbenchTimeout, WORKLOADS } from './bench/sysbench-cmd.js';
 
 const SERVER_NAMES: readonly ServerName[] = ['shaledb', 'cluster', 'mariadb'];
@@ -159,9 +159,8 @@ async function cleanupAndStop(l: Loaded, o: Options, progress: Progress): Promis
  */
 async function measureAll(o: Options, scratch: string, progress: Progress, started: BenchServer[], runs: RunResult[]): Promise<ServerInfo[]> {
   const steps = runSchedule(o.servers.length, o.workloads, o.threads, o.order);
-  const groups = o.order === 'sequential' ? o.servers.map((_, i) => [i]) : [o.servers.map((_, i) => i)];
   const infos: ServerInfo[] = [];
-  for (const group of groups) {
+  for (const group of loadGroups(o.servers.length, o.order)) {
     const loaded = new Map<number, Loaded>();
     const running = new Set<BenchServer>();
     try {

@@ -31,3 +31,9 @@ export function runSchedule(serverCount: number, workloads: readonly string[], t
   if (order === 'sequential') return servers.flatMap((server) => cells.map((c) => ({ server, ...c })));
   return cells.flatMap((c, i) => (i % 2 === 0 ? servers : [...servers].reverse()).map((server) => ({ server, ...c })));
 }
+
+/** Which servers are up at the same time, in start order: all of them, or one at a time. */
+export function loadGroups(serverCount: number, order: RunOrder): number[][] {
+  const servers = Array.from({ length: serverCount }, (_, i) => i);
+  return order === 'sequential' ? servers.map((i) => [i]) : [servers];
+}

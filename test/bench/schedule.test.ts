@@ -1,7 +1,7 @@
 /** The harness's run order (sysbench/bench/schedule.ts). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runSchedule, type RunStep } from '../../sysbench/bench/schedule.js';
+import { loadGroups, runSchedule, type RunStep } from '../../sysbench/bench/schedule.js';
 
 const label = (s: RunStep): string => `${s.server} ${s.workload} ${s.threads}`;
 
@@ -23,6 +23,11 @@ describe('runSchedule', () => {
     const plain = ['0 a 1', '0 a 8', '0 b 1', '0 b 8'];
     expect(runSchedule(1, ['a', 'b'], [1, 8], 'interleaved').map(label)).toEqual(plain);
     expect(runSchedule(1, ['a', 'b'], [1, 8], 'sequential').map(label)).toEqual(plain);
+  });
+
+  it('interleaved keeps every server up together; sequential one at a time', () => {
+    expect(loadGroups(3, 'interleaved')).toEqual([[0, 1, 2]]);
+    expect(loadGroups(3, 'sequential')).toEqual([[0], [1], [2]]);
   });
 
   it('every measurement exactly once, and interleaved keeps each cell together', () => {
