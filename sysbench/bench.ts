@@ -39,6 +39,7 @@ interface Options {
   readonly portBase: number;
   readonly smoke: boolean;
   readonly order: RunOrder;
+  readonly repeat: number;
 }
 
 function sizeOf(o: Options): { tables: number; tableSize: number } {
@@ -82,6 +83,7 @@ function program(): Command {
         .choices([...RUN_ORDERS])
         .default('interleaved'),
     )
+    .addOption(new Option('--repeat <n>', 'run every measurement n times; the report gives medians and the range of the ratios').argParser(positiveInt).default(1))
     .option('--smoke', 'tiny run that checks the harness: 1 table × 200 rows, 2 s runs, threads 1,2', false)
     .addHelpText('after', '\nNeeds sysbench, mariadb-server (mariadbd, mariadb-install-db) and mariadb-client; the cluster also needs etcd and haproxy.\nRun `npm run build` first (the harness starts bin/shale.js).');
 }
@@ -135,13 +137,14 @@ async function startAndLoad(server: BenchServer, o: Options, progress: Progress)
 
 /** One measurement; a server that stopped answering would only time out again, so its later runs are skipped. */
 async function runStep(l: Loaded, step: RunStep, o: Options, progress: Progress, runs: RunResult[]): Promise<void> {
-  const { workload, threads } = step;
+  const { workload, threads, round } = step;
   if (l.hung !== undefined) {
-    runs.push({ server: l.server.name, workload, threads, numbers: null, error: `skipped: ${l.hung}` });
+    runs.push({ server: l.server.name, workload, threads, round, numbers: null, error: `skipped: ${l.hung}` });
     return;
   }
-  progress.step(l.server.name, `${workload} ${threads} thr`, o.time);
-  const run = await oneRun(l.server, sizeOf(o), workload, threads, o.time, progress);
+  const label = `${workload} ${threads} thr${o.repeat > 1 ? ` (round ${round} of ${o.repeat})` : ''}`;
+  progress.step(l.server.name, label, o.time);
+  const run = { ...(await oneRun(l.server, sizeOf(o), workload, threads, o.time, progress)), round };
   runs.push(run);
   if (run.timedOut === true) l.hung = `the server stopped answering in ${workload} at ${threads} threads`;
 }
@@ -158,7 +161,7 @@ async function cleanupAndStop(l: Loaded, o: Options, progress: Progress): Promis
  * started are stopped even when a step throws.
  */
 async function measureAll(o: Options, scratch: string, progress: Progress, started: BenchServer[], runs: RunResult[]): Promise<ServerInfo[]> {
-  const steps = runSchedule(o.servers.length, o.workloads, o.threads, o.order);
+  const steps = runSchedule(o.servers.length, o.workloads, o.threads, o.order, o.repeat);
   const infos: ServerInfo[] = [];
   for (const group of loadGroups(o.servers.length, o.order)) {
     const loaded = new Map<number, Loaded>();
@@ -212,8 +215,8 @@ async function main(): Promise<void> {
   const raw = cmd.opts<Options>();
   const o = raw.smoke ? smokeOptions(raw, cmd) : raw;
   const startedAt = new Date();
-  const params: BenchParams = { tables: o.tables, tableSize: o.tableSize, seconds: o.time, threads: o.threads, workloads: o.workloads, workers: o.workers, order: o.order };
-  const perServer = 7 + prepareEstimate(o) + o.workloads.length * o.threads.length * o.time;
+  const params: BenchParams = { tables: o.tables, tableSize: o.tableSize, seconds: o.time, threads: o.threads, workloads: o.workloads, workers: o.workers, order: o.order, rounds: o.repeat };
+  const perServer = 7 + prepareEstimate(o) + o.workloads.length * o.threads.length * o.time * o.repeat;
   const progress = createProgress(perServer * o.servers.length);
   const scratch = mkdtempSync(join(tmpdir(), 'shale-bench-'));
   const started: BenchServer[] = [];

@@ -3,8 +3,7 @@
  * ignored errors, and the ratio of every ShaleDB server to MariaDB (TPS: higher is better; p99:
  * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times.
  */
-import { findRun, ratio, type BenchResults, type ServerInfo } from './results.js';
-import type { RunNumbers } from './report-parse.js';
+import { findRun, pairedRatio, ratio, type BenchResults, type ServerInfo } from './results.js';
 import type { RunOrder } from './schedule.js';
 
 const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
@@ -12,6 +11,15 @@ const ms = (n: number | undefined): string => fmt(n, 2);
 
 function orderText(order: RunOrder): string {
   return order === 'interleaved' ? 'each workload run on every server back to back' : 'one server after the other';
+}
+
+function roundsText(rounds: number): string[] {
+  if (rounds === 1) return [];
+  return [
+    `Each measurement ran ${rounds} times: a server's numbers are its run with the median TPS, a ratio is the median of the ` +
+      'ratios of the two runs of each round, with their range in brackets.',
+    '',
+  ];
 }
 
 function header(r: BenchResults): string[] {
@@ -28,6 +36,7 @@ function header(r: BenchResults): string[] {
     'Ratios are ShaleDB / MariaDB from the same run (absolute numbers on a shared machine are noisy). ' +
       'TPS ratio ≥ 1.00 means ShaleDB is as fast or faster; p99 ratio ≤ 2.00 is the latency target.',
     '',
+    ...roundsText(p.rounds ?? 1),
   ];
 }
 
@@ -41,11 +50,7 @@ function threadTable(r: BenchResults, threads: number, shales: readonly ServerIn
       const n = findRun(r, s.name, w, threads);
       cells.push(fmt(n?.tps), fmt(n?.qps), n === null ? '-' : `${ms(n.avgMs)} / ${ms(n.p95Ms)} / ${ms(n.p99Ms)}`, fmt(n?.ignoredPerSec, 2));
     }
-    const maria: RunNumbers | null = findRun(r, 'mariadb', w, threads);
-    for (const s of shales) {
-      const n = findRun(r, s.name, w, threads);
-      cells.push(ratio(n?.tps, maria?.tps), ratio(n?.p99Ms, maria?.p99Ms));
-    }
+    for (const s of shales) cells.push(pairedRatio(r, s.name, 'mariadb', w, threads, 'tps'), pairedRatio(r, s.name, 'mariadb', w, threads, 'p99Ms'));
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return [...lines, ''];

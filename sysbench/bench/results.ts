@@ -12,6 +12,8 @@ export interface BenchParams {
   readonly workers: number;
   /** Absent in results written before the harness had --order (they ran sequentially). */
   readonly order?: RunOrder;
+  /** How often each measurement ran (--repeat); absent = 1. */
+  readonly rounds?: number;
 }
 
 export interface ServerInfo {
@@ -31,6 +33,8 @@ export interface RunResult {
   readonly error?: string;
   /** sysbench had to be killed: the server stopped answering. */
   readonly timedOut?: boolean;
+  /** Which of the --repeat rounds (1-based); absent = 1. */
+  readonly round?: number;
 }
 
 export interface BenchResults {
@@ -41,8 +45,38 @@ export interface BenchResults {
   readonly runs: RunResult[];
 }
 
+/** The numbers of every measured round of one cell, in round order. */
+function roundsOf(r: BenchResults, server: ServerName, workload: string, threads: number): Array<{ round: number; numbers: RunNumbers }> {
+  const out: Array<{ round: number; numbers: RunNumbers }> = [];
+  for (const x of r.runs) {
+    if (x.server === server && x.workload === workload && x.threads === threads && x.numbers !== null) out.push({ round: x.round ?? 1, numbers: x.numbers });
+  }
+  return out.sort((a, b) => a.round - b.round);
+}
+
+/** A cell's numbers: its one run, or of several rounds the run with the median TPS (the lower middle of an even count). */
 export function findRun(r: BenchResults, server: ServerName, workload: string, threads: number): RunNumbers | null {
-  return r.runs.find((x) => x.server === server && x.workload === workload && x.threads === threads)?.numbers ?? null;
+  const byTps = roundsOf(r, server, workload, threads).sort((a, b) => a.numbers.tps - b.numbers.tps);
+  return byTps[Math.floor((byTps.length - 1) / 2)]?.numbers ?? null;
+}
+
+/**
+ * `server` / `base` for one field, paired round by round (both measured in the same round, so a
+ * minute apart in the interleaved order): the median ratio, and min and max when there are
+ * several; '-' when no round has both.
+ */
+export function pairedRatio(r: BenchResults, server: ServerName, base: ServerName, workload: string, threads: number, field: 'tps' | 'p99Ms'): string {
+  const baseRounds = new Map(roundsOf(r, base, workload, threads).map((x) => [x.round, x.numbers[field]]));
+  const ratios: number[] = [];
+  for (const x of roundsOf(r, server, workload, threads)) {
+    const b = baseRounds.get(x.round);
+    if (b !== undefined && b !== 0 && Number.isFinite(b) && Number.isFinite(x.numbers[field])) ratios.push(x.numbers[field] / b);
+  }
+  if (ratios.length === 0) return '-';
+  ratios.sort((a, b) => a - b);
+  const mid = ratios.length % 2 === 1 ? (ratios[(ratios.length - 1) / 2] as number) : ((ratios[ratios.length / 2 - 1] as number) + (ratios[ratios.length / 2] as number)) / 2;
+  if (ratios.length === 1) return mid.toFixed(2);
+  return `${mid.toFixed(2)} (${(ratios[0] as number).toFixed(2)}–${(ratios[ratios.length - 1] as number).toFixed(2)})`;
 }
 
 /** a / b with two decimals, or '-' when either is missing or b is 0. */

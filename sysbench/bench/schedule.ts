@@ -22,11 +22,17 @@ export interface RunStep {
   readonly server: number;
   readonly workload: string;
   readonly threads: number;
+  /** 1-based round of --repeat. */
+  readonly round: number;
 }
 
-/** Every (server, workload, threads) measurement once, in `order`. */
-export function runSchedule(serverCount: number, workloads: readonly string[], threads: readonly number[], order: RunOrder): RunStep[] {
-  const cells = workloads.flatMap((workload) => threads.map((t) => ({ workload, threads: t })));
+/**
+ * Every (server, workload, threads) measurement `rounds` times (--repeat), in `order`; a cell's
+ * rounds follow each other (interleaved: each round on every server, the first server still
+ * alternating from one round to the next).
+ */
+export function runSchedule(serverCount: number, workloads: readonly string[], threads: readonly number[], order: RunOrder, rounds = 1): RunStep[] {
+  const cells = workloads.flatMap((workload) => threads.flatMap((t) => Array.from({ length: rounds }, (_, r) => ({ workload, threads: t, round: r + 1 }))));
   const servers = Array.from({ length: serverCount }, (_, i) => i);
   if (order === 'sequential') return servers.flatMap((server) => cells.map((c) => ({ server, ...c })));
   return cells.flatMap((c, i) => (i % 2 === 0 ? servers : [...servers].reverse()).map((server) => ({ server, ...c })));

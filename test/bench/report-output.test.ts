@@ -45,6 +45,22 @@ describe('markdownReport', () => {
     const interleaved = markdownReport({ ...results, params: { ...results.params, order: 'interleaved' } });
     expect(interleaved).toContain('threads 1, 8, each workload run on every server back to back;');
   });
+  it('--repeat: a server shows its median-TPS round, a ratio the median of per-round ratios and their range', () => {
+    const rounds = (server: 'shaledb' | 'mariadb', tps: number[]): BenchResults['runs'] =>
+      tps.map((t, i) => ({ server, workload: 'oltp_point_select', threads: 8, round: i + 1, numbers: numbers(t, t / 1000) }));
+    const repeated: BenchResults = {
+      ...results,
+      params: { ...results.params, threads: [8], workloads: ['oltp_point_select'], rounds: 3 },
+      runs: [...rounds('shaledb', [6000, 3000, 4500]), ...rounds('mariadb', [8000, 6000, 5000])],
+    };
+    const out = markdownReport(repeated);
+    expect(out).toContain('Each measurement ran 3 times');
+    const row = out.split('\n').find((l) => l.startsWith('| oltp_point_select'));
+    // ShaleDB's median-TPS round is 4500, MariaDB's 6000; per-round TPS ratios 0.75, 0.50, 0.90.
+    expect(row?.startsWith('| oltp_point_select | 4500.0 |')).toBe(true);
+    expect(row).toContain('| 6000.0 |');
+    expect(row?.endsWith('| 0.75 (0.50–0.90) | 0.75 (0.50–0.90) |')).toBe(true);
+  });
   it('reports bulk load with its ratio and the failed runs', () => {
     expect(md).toContain('| ShaleDB (embedded) | 3.00 | 1.50 |');
     expect(md).toContain('- shaledb oltp_insert 1 threads: sysbench exited with 1');
