@@ -22,10 +22,14 @@ export type CommitOutcome =
   | { readonly kind: 'conflict'; readonly key: Uint8Array }
   | { readonly kind: 'too-old'; readonly safePoint: bigint };
 
+/** A stored 8-byte counter's value; absent = 0. */
+export function counterValue(raw: Uint8Array | undefined): bigint {
+  return raw === undefined ? 0n : readTs(raw);
+}
+
 /** Reads an 8-byte counter from `meta` in the current (read or write) transaction; absent = 0. */
 export function readCounter(meta: Database<Buffer, string>, name: string): bigint {
-  const raw = meta.getBinaryFast(name);
-  return raw === undefined ? 0n : readTs(raw);
+  return counterValue(meta.getBinaryFast(name));
 }
 
 /** Where a commit's checks read: the write transaction being built, or a read transaction. */
@@ -40,8 +44,7 @@ interface CheckReads {
  * checked key. Undefined when they pass.
  */
 function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | undefined {
-  const safeRaw = reads.meta(GC_SAFE_POINT_KEY);
-  const safePoint = safeRaw === undefined ? 0n : readTs(safeRaw);
+  const safePoint = counterValue(reads.meta(GC_SAFE_POINT_KEY));
   if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
   const startBytes = encodeTs(req.startTs);
   for (const m of req.mutations) {
@@ -71,23 +74,20 @@ export function checkOnlyCommit(dbs: EmbeddedDbs, req: CommitRequest, txn: Trans
   const reads: CheckReads = { data: (key) => getFastIn(dbs.data, key, opts), meta: (name) => getFastIn(dbs.meta, name, opts) };
   const failed = checkCommit(req, reads);
   if (failed !== undefined) return failed;
-  const raw = reads.meta(COUNTER_KEY);
-  return { kind: 'ok', commitTs: raw === undefined ? 0n : readTs(raw) };
+  return { kind: 'ok', commitTs: counterValue(reads.meta(COUNTER_KEY)) };
 }
 
 /**
  * Conflict check + apply, run synchronously INSIDE one LMDB write (child) transaction, so it is
  * serialized against every other commit of every process. Nothing is written unless the whole
- * request passes (checkCommit). Commits with no mutations check only and do not advance the
- * counter.
+ * request passes (checkCommit). The request has mutations: EmbeddedStore.commit sends a commit
+ * without any to checkOnlyCommit.
  */
 export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest): CommitOutcome {
   const { data, meta, tombs } = dbs;
   const failed = checkCommit(req, { data: (key) => data.getBinaryFast(key), meta: (name) => meta.getBinaryFast(name) });
   if (failed !== undefined) return failed;
-  const current = readCounter(meta, COUNTER_KEY);
-  if (req.mutations.length === 0) return { kind: 'ok', commitTs: current };
-  const commitTs = current + 1n;
+  const commitTs = readCounter(meta, COUNTER_KEY) + 1n;
   const tsBytes = encodeTs(commitTs);
   // LMDB copies each value during put(), so the values of a commit share one region.
   const region = Buffer.allocUnsafe(liveBytes(req));

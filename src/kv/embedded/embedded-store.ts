@@ -3,14 +3,13 @@ import { open, type RootDatabase, type Transaction } from 'lmdb';
 import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
 import { ERRORS, SqlError } from '../../errors/index.js';
 import { compareBytes, toHex } from '../../util/index.js';
-import { applyCommit, checkOnlyCommit, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
+import { applyCommit, checkOnlyCommit, counterValue, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
 import { getFastIn, LmdbSnapshot, MAX_KEY_BYTES, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
 import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
 import { isRetryableWriteFailure, mapWriteError, openError, writeCause } from './storage-errors.js';
 import { TombstoneGc } from './tombstone-gc.js';
 import { WriteWatchdog } from './write-watchdog.js';
-import { readTs } from './value-format.js';
 
 export interface EmbeddedStoreOptions {
   /** Initial LMDB map size in bytes (virtual; the file grows as used and lmdb-js enlarges the map when full). Default 1 GiB. */
@@ -167,7 +166,7 @@ export class EmbeddedStore implements Store {
       if (group === undefined) {
         if (this.pinned.size >= this.maxPinned) this.evictOldest();
         const raw = getFastIn(this.dbs.meta, COUNTER_KEY, { transaction: txn });
-        group = { txn, startTs: raw === undefined ? 0n : readTs(raw), open: 0, evicted: false, held: false };
+        group = { txn, startTs: counterValue(raw), open: 0, evicted: false, held: false };
         this.pinned.set(txn, group);
       }
       this.current = group;
