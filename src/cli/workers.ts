@@ -7,6 +7,7 @@
  * /metrics) runs in the primary, answered by the workers over IPC (worker-status.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
+import { recoverStore } from '../kv/index.js';
 import { ConnectionBalancer, reportReady, socketsFromPrimary } from './connection-balancer.js';
 import { startStatus } from './node-ops.js';
 import { serveUntilSignal, type ServeOptions } from './serve.js';
@@ -37,6 +38,8 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
 
 async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const logger = opts.logger;
+  // Crash recovery of the embedded store runs here, once, before any worker opens it.
+  await recoverStore(opts.store);
   const status = opts.status === undefined ? undefined : { listen: opts.status, workers: new WorkerStatus(count) };
   const statusServer = status === undefined ? undefined : await startStatus(status.listen, status.workers, logger);
   let balancer: ConnectionBalancer;

@@ -53,6 +53,17 @@ export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Sto
   }
 }
 
+/**
+ * Opens and closes the store once, in this process alone: `serve --workers` calls it before
+ * starting the workers, because an embedded store's recovery after a reboot (redo log replay,
+ * embedded/recovery.ts) must not run in two processes at once. A no-op for etcd.
+ */
+export async function recoverStore(url: string): Promise<void> {
+  if (/^etcd:\/\//i.test(url.trim())) return;
+  const store = await openStore(url);
+  await store.close();
+}
+
 function embeddedPath(url: string): { path: string; options: EmbeddedStoreOptions } {
   const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\/(.*)$/.exec(url);
   if (m === null) {

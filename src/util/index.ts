@@ -20,3 +20,4 @@ export {
 export { assert, assertNever } from './assert.js';
 export { listen } from './listen.js';
 export { allocBytes, copyBytes, MAX_POOLED } from './byte-slab.js';
+export { pidAlive } from './process.js';

@@ -1,6 +1,7 @@
 import type { Database, Transaction } from 'lmdb';
 import type { CommitRequest } from '../kv.js';
 import { getFastIn } from './lmdb-snapshot.js';
+import { LoggedWrites, type Appended, type RedoLog } from './redo-log.js';
 import { encodeTombstone, encodeTs, HEADER_BYTES, readTs, storedAfter, writeLive } from './value-format.js';
 
 export const COUNTER_KEY = 'commitTs';
@@ -18,7 +19,7 @@ export interface EmbeddedDbs {
 }
 
 export type CommitOutcome =
-  | { readonly kind: 'ok'; readonly commitTs: bigint }
+  | { readonly kind: 'ok'; readonly commitTs: bigint; readonly logged?: Appended | undefined }
   | { readonly kind: 'conflict'; readonly key: Uint8Array }
   | { readonly kind: 'too-old'; readonly safePoint: bigint };
 
@@ -83,27 +84,28 @@ export function checkOnlyCommit(dbs: EmbeddedDbs, req: CommitRequest, txn: Trans
  * request passes (checkCommit). The request has mutations: EmbeddedStore.commit sends a commit
  * without any to checkOnlyCommit.
  */
-export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest): CommitOutcome {
-  const { data, meta, tombs } = dbs;
+export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog | undefined): CommitOutcome {
+  const { data, meta } = dbs;
   const failed = checkCommit(req, { data: (key) => data.getBinaryFast(key), meta: (name) => meta.getBinaryFast(name) });
   if (failed !== undefined) return failed;
   const commitTs = readCounter(meta, COUNTER_KEY) + 1n;
   const tsBytes = encodeTs(commitTs);
   // LMDB copies each value during put(), so the values of a commit share one region.
   const region = Buffer.allocUnsafe(liveBytes(req));
+  const w = new LoggedWrites(dbs, log);
   let at = 0;
   for (const m of req.mutations) {
     if (m.op === 'put') {
       const end = writeLive(region, at, tsBytes, m.value);
-      void data.put(m.key, region.subarray(at, end));
+      w.put('data', m.key, region.subarray(at, end));
       at = end;
     } else {
-      void data.put(m.key, encodeTombstone(commitTs));
-      void tombs.put(tombIndexKey(tsBytes, m.key), TOMB_MARK);
+      w.put('data', m.key, encodeTombstone(commitTs));
+      w.put('tombs', tombIndexKey(tsBytes, m.key), TOMB_MARK);
     }
   }
-  void meta.put(COUNTER_KEY, tsBytes);
-  return { kind: 'ok', commitTs };
+  w.putMeta(COUNTER_KEY, tsBytes);
+  return { kind: 'ok', commitTs, logged: w.finish() };
 }
 
 /** Bytes of the commit's live values as stored (header + payload each). */

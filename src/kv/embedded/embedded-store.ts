@@ -9,36 +9,15 @@ import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
 import { isRetryableWriteFailure, mapWriteError, openError, writeCause } from './storage-errors.js';
 import { TombstoneGc } from './tombstone-gc.js';
+import { currentBootId } from './checkpoint-file.js';
+import { Checkpointer } from './checkpointer.js';
+import { LoggedWrites, RedoLog, type Appended } from './redo-log.js';
+import { replayLog, restoreCheckpoint } from './recovery.js';
 import { WriteWatchdog } from './write-watchdog.js';
+import type { EmbeddedStoreOptions } from './embedded-options.js';
 
-export interface EmbeddedStoreOptions {
-  /** Initial LMDB map size in bytes (virtual; the file grows as used and lmdb-js enlarges the map when full). Default 1 GiB. */
-  readonly mapSize?: number;
-  /** LMDB reader slots shared by all processes on the directory. Default 1024. */
-  readonly maxReaders?: number;
-  /** Tombstones younger than this are kept (see tombstone-gc.ts). Default 10 minutes. */
-  readonly gcAgeMs?: number;
-  /**
-   * Distinct LMDB read transactions this process may pin at once (snapshots opened between two
-   * commits share one). Beyond it the oldest is ended and its snapshots expire. Default
-   * maxReaders / 4, leaving reader slots for other processes on the directory.
-   */
-  readonly maxPinnedReadTxns?: number;
-  /** How often the collector runs; 0 disables the timer. Default 60 s. */
-  readonly gcIntervalMs?: number;
-  /**
-   * Told about failing writes (disk full, I/O errors: once per run of failures, again after a
-   * write succeeded) and failed tombstone GC rounds; the store keeps going. Default: a process
-   * warning.
-   */
-  readonly onBackgroundError?: (what: string, err: unknown) => void;
-  /** A commit or range delete unfinished this long counts as stuck (write-watchdog.ts). Default 60 s; 0 = never. */
-  readonly stuckWriteMs?: number;
-  /** After a free-list fault, until a write succeeds: the stuck limit instead (default 5 s, at most stuckWriteMs). */
-  readonly stuckAfterFaultMs?: number;
-  /** Told once when a write is stuck (the server exits on it). Default: onBackgroundError. */
-  readonly onStuckWrite?: (ageMs: number) => void;
-}
+export type { EmbeddedStoreOptions } from './embedded-options.js';
+
 
 /** Delete keys may not exceed this (the tombstone index prefixes them with 8 bytes). */
 const MAX_WRITE_KEY_BYTES = MAX_KEY_BYTES - 8;
@@ -66,13 +45,16 @@ function commitResult(req: CommitRequest, outcome: CommitOutcome): bigint {
 
 /**
  * The default ShaleDB store: one LMDB environment in a data directory, shared safely by several
- * OS processes (LMDB's lock file and write mutex). Durable: commit() resolves only after LMDB
- * has fsync'd the transaction (never noSync/noMetaSync; with lmdb-js's default overlappingSync
- * the commit waits for `flushed`, not only for the commit to become visible). Concurrent commits
- * from one process share one LMDB write transaction and one fsync (lmdb-js batches async
- * transaction callbacks queued in the same event turn / while a write is in flight); each
- * commit runs its conflict check in order inside that transaction, in its own child
- * transaction so a failing member never leaves partial writes.
+ * OS processes (LMDB's lock file and write mutex). Durable: commit() resolves only after the
+ * commit is on disk. With the redo log (the default on Linux, redo-log.ts) LMDB commits are not
+ * synced; each write transaction appends its changes to the log, a commit waits for an fdatasync
+ * of the log past its record (one shared by every commit waiting), and a checkpointer keeps the
+ * data file recoverable and the log short (checkpointer.ts, recovery.ts). Without it, LMDB fsyncs
+ * each write batch (lmdb-js's overlappingSync; the commit waits for `flushed`). Concurrent commits
+ * from one process share one LMDB write transaction (lmdb-js batches async transaction callbacks
+ * queued in the same event turn / while a write is in flight); each commit runs its conflict
+ * check in order inside that transaction, in its own child transaction so a failing member never
+ * leaves partial writes.
  */
 export class EmbeddedStore implements Store {
   readonly url: string;
@@ -100,6 +82,11 @@ export class EmbeddedStore implements Store {
   /** The last write failed on the store's files (the next failure is not reported again). */
   private writesFailing = false;
   private closed = false;
+  /** Undefined when LMDB syncs each write batch itself (EmbeddedStoreOptions.redoLog). */
+  private readonly log: RedoLog | undefined;
+  private readonly checkpointer: Checkpointer | undefined;
+  private readonly checkpointTimer: NodeJS.Timeout | undefined;
+  private checkpointing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly path: string,
@@ -109,6 +96,9 @@ export class EmbeddedStore implements Store {
     this.onBackgroundError = opts.onBackgroundError ?? ((what, err) => process.emitWarning(`${this.url}: ${what}: ${String(err)}`));
     const maxReaders = opts.maxReaders ?? 1024;
     this.maxPinned = Math.max(1, opts.maxPinnedReadTxns ?? Math.floor(maxReaders / 4));
+    const bootId = opts.bootId ?? currentBootId();
+    const logged = opts.redoLog ?? bootId !== '';
+    const restored = restoreCheckpoint(path, bootId);
     this.root = open<Buffer, string>({
       path,
       // lmdb-js would otherwise treat a path with an extension ("shale.data") as the file itself.
@@ -120,6 +110,8 @@ export class EmbeddedStore implements Store {
       // write fails (disk full) that rejection would crash the process. Concurrent commits
       // still share one write transaction and one fsync without it.
       eventTurnBatching: false,
+      // With the redo log a commit is durable once its log record is fsync'd (recovery.ts).
+      ...(logged ? { noSync: true, overlappingSync: false } : {}),
     });
     this.dbs = {
       data: this.root.openDB<Buffer, Uint8Array>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' }),
@@ -127,10 +119,19 @@ export class EmbeddedStore implements Store {
       tombs: this.root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
     };
     this.reader = new RawRangeReader(this.root, 'data');
+    if (restored !== undefined) replayLog(path, this.root, this.dbs, restored);
+    this.log = logged ? new RedoLog(path) : undefined;
+    this.checkpointer = logged ? new Checkpointer(path, this.root, this.dbs, bootId) : undefined;
+    this.checkpointer?.checkpointNow();
+    const every = opts.checkpointMs ?? 1000;
+    if (this.checkpointer !== undefined && every > 0) {
+      this.checkpointTimer = setInterval(() => this.runCheckpoint(), every);
+      this.checkpointTimer.unref();
+    }
     const onStuck = opts.onStuckWrite ?? ((ageMs: number) => this.onBackgroundError('write stuck', new Error(`a write has not finished for ${Math.round(ageMs / 1000)} s`)));
     const stuckMs = opts.stuckWriteMs ?? 60_000;
     this.watchdog = new WriteWatchdog(stuckMs, onStuck, Math.min(stuckMs, opts.stuckAfterFaultMs ?? 5000));
-    this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart());
+    this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart(), this.log);
     const interval = opts.gcIntervalMs ?? 60_000;
     if (interval > 0) {
       this.gcTimer = setInterval(() => this.runGc(), interval);
@@ -186,11 +187,7 @@ export class EmbeddedStore implements Store {
     const write = this.watchdog.begin();
     try {
       outcome = await this.checkAndWrite(req);
-      // lmdb-js defaults to overlappingSync: the promise above resolves once the transaction is
-      // committed and visible, before its pages are fsync'd. An OK'd commit must be durable, so
-      // wait for the flush too (flushes run in order; this one covers our transaction). Commits
-      // in flight meanwhile still share the next write transaction and fsync.
-      if (outcome.kind === 'ok' && req.mutations.length > 0) await this.root.flushed;
+      if (outcome.kind === 'ok') await this.durable(outcome.logged);
     } catch (err) {
       throw await this.writeFailed('commit', err);
     } finally {
@@ -198,6 +195,16 @@ export class EmbeddedStore implements Store {
     }
     this.writesFailing = false;
     return commitResult(req, outcome);
+  }
+
+  /**
+   * Waits until a committed write batch is on disk: its log record fsync'd, or without the log,
+   * LMDB's own sync (lmdb-js defaults to overlappingSync: a transaction is visible before its
+   * pages are fsync'd, and flushes run in order, so `flushed` covers ours).
+   */
+  private durable(logged: Appended | undefined): Promise<unknown> {
+    if (this.log === undefined) return this.root.flushed;
+    return logged === undefined ? Promise.resolve() : logged.file.sync(logged.count);
   }
 
   /** A commit with nothing to write: checked in the current read transaction (checkOnlyCommit). */
@@ -212,7 +219,7 @@ export class EmbeddedStore implements Store {
 
   /** The commit's check-and-write in the next write batch (retried as writeBatch() says). */
   private checkAndWrite(req: CommitRequest): Promise<CommitOutcome> {
-    return this.writeBatch('commit', () => this.dbs.data.childTransaction(() => applyCommit(this.dbs, req)));
+    return this.writeBatch('commit', () => this.dbs.data.childTransaction(() => applyCommit(this.dbs, req, this.log)));
   }
 
   /**
@@ -241,6 +248,7 @@ export class EmbeddedStore implements Store {
   async deleteRange(range: KeyRange): Promise<void> {
     if (compareBytes(range.start, range.end) >= 0) return;
     const start = range.start.length === 0 ? undefined : range.start;
+    let logged: Appended | undefined;
     for (;;) {
       const write = this.watchdog.begin();
       const removed = await this.writeBatch('delete range', () =>
@@ -249,20 +257,32 @@ export class EmbeddedStore implements Store {
           for (const key of this.dbs.data.getKeys({ start, end: range.end, limit: DELETE_RANGE_BATCH })) {
             keys.push(Buffer.from(key));
           }
-          for (const key of keys) this.dbs.data.removeSync(key);
-          return keys.length;
+          const w = new LoggedWrites(this.dbs, this.log);
+          for (const key of keys) w.remove('data', key);
+          return { count: keys.length, logged: w.finish() };
         }),
       )
         .catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)))
         .finally(() => this.watchdog.end(write));
-      if (removed < DELETE_RANGE_BATCH) break;
+      logged = removed.logged ?? logged;
+      if (removed.count < DELETE_RANGE_BATCH) break;
     }
-    await this.root.flushed;
+    await this.durable(logged);
   }
 
   /** Runs one tombstone collection now (tests, maintenance); resolves with tombstones removed. */
   collectGarbage(): Promise<number> {
     return this.gc.collect().catch(async (err: unknown) => Promise.reject(await this.writeFailed('tombstone GC', err)));
+  }
+
+  /**
+   * Runs one checkpoint now (tests, maintenance; checkpointer.ts); false without the redo log or
+   * when another process on the directory holds the checkpoint lease.
+   */
+  async checkpoint(): Promise<boolean> {
+    if (this.checkpointer === undefined) return false;
+    await this.checkpointing;
+    return this.checkpointer.tick(true);
   }
 
   /** The latest committed timestamp (reads outside any snapshot). */
@@ -274,7 +294,15 @@ export class EmbeddedStore implements Store {
     if (this.closed) return;
     this.closed = true;
     if (this.gcTimer !== undefined) clearInterval(this.gcTimer);
+    if (this.checkpointTimer !== undefined) clearInterval(this.checkpointTimer);
     this.watchdog.stop();
+    await this.checkpointing;
+    if (this.checkpointer !== undefined) {
+      // A last checkpoint leaves the log empty; then the lease and its read transaction go.
+      this.checkpointer.checkpointNow();
+      this.checkpointer.close();
+    }
+    this.log?.close();
     for (const group of [...this.pinned.values()]) this.evictGroup(group);
     this.leakGuard.clear();
     await this.root.close();
@@ -341,6 +369,13 @@ export class EmbeddedStore implements Store {
     let min: bigint | undefined;
     for (const group of this.pinned.values()) if (min === undefined || group.startTs < min) min = group.startTs;
     return min;
+  }
+
+  /** Timer: one checkpoint round (checkpointer.ts); failures are reported, the next round retries. */
+  private runCheckpoint(): void {
+    const cp = this.checkpointer;
+    if (this.closed || cp === undefined) return;
+    this.checkpointing = cp.tick().catch((err: unknown) => this.onBackgroundError('checkpoint failed', err));
   }
 
   private runGc(): void {

@@ -1,6 +1,7 @@
 import type { EmbeddedDbs } from './commit-apply.js';
 import { COUNTER_KEY, GC_SAFE_POINT_KEY, readCounter } from './commit-apply.js';
 import { encodeTs, isLive, readTs } from './value-format.js';
+import { LoggedWrites, type RedoLog } from './redo-log.js';
 
 /**
  * Tombstone garbage collection (conservative).
@@ -21,6 +22,7 @@ export class TombstoneGc {
     private readonly dbs: EmbeddedDbs,
     private readonly ageMs: number,
     private readonly oldestLocalSnapshot: () => bigint | undefined,
+    private readonly log: RedoLog | undefined,
   ) {}
 
   /** Records the current commitTs; call periodically (the store's timer does). */
@@ -50,7 +52,8 @@ export class TombstoneGc {
   /** Inside a write txn: advance the safe point, remove up to BATCH collectable tombstones. */
   private collectBatch(safe: bigint): { removed: number; more: boolean } {
     const { data, meta, tombs } = this.dbs;
-    if (readCounter(meta, GC_SAFE_POINT_KEY) < safe) void meta.put(GC_SAFE_POINT_KEY, encodeTs(safe));
+    const w = new LoggedWrites(this.dbs, this.log);
+    if (readCounter(meta, GC_SAFE_POINT_KEY) < safe) w.putMeta(GC_SAFE_POINT_KEY, encodeTs(safe));
     const BATCH = 1000;
     const end = encodeTs(safe + 1n);
     const entries: Buffer[] = [];
@@ -60,11 +63,13 @@ export class TombstoneGc {
       const userKey = entry.subarray(8);
       const stored = data.getBinaryFast(userKey);
       if (stored !== undefined && !isLive(stored) && readTs(stored) === readTs(entry)) {
-        data.removeSync(userKey);
+        w.remove('data', userKey);
         removed++;
       }
-      tombs.removeSync(entry);
+      w.remove('tombs', entry);
     }
+    // Not waited for: losing a collection in a crash only leaves tombstones to collect again.
+    w.finish();
     return { removed, more: entries.length === BATCH };
   }
 }

@@ -9,7 +9,7 @@
  */
 import { hostname } from 'node:os';
 import type { TxnStore } from '../../txn/index.js';
-import { utf8Decode, utf8Encode } from '../../util/index.js';
+import { pidAlive, utf8Decode, utf8Encode } from '../../util/index.js';
 
 /** Holders rewrite their records this often ... */
 export const HEARTBEAT_MS = 10_000;
@@ -44,15 +44,6 @@ function decode(v: Uint8Array | undefined): LockOwner | undefined {
     return { host: r['host'], pid: r['pid'], conn: r['conn'], ts: r['ts'] };
   } catch {
     return undefined;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,0 +1,172 @@
+/**
+ * Checkpoints of a store that runs with the redo log (redo-log.ts): how the log is kept short
+ * and how LMDB's unsynced data file is kept recoverable.
+ *
+ * One process per data directory checkpoints (it holds the lease: meta key "logOwner", its pid
+ * and a heartbeat; any process takes the lease over when the holder's pid is gone or its
+ * heartbeat is 10 s old). A checkpoint, about once a second while there are writes:
+ *
+ * 1. creates the next generation's log file and fsyncs the directory;
+ * 2. under LMDB's write lock (a synchronous write transaction, so no batch is half-done):
+ *    copies LMDB's two meta pages (they describe the last committed state, T), opens a read
+ *    transaction (at T or older: while it is open LMDB never reuses a page of T's tree), reads
+ *    T's log sequence and switches "logGen" to the new generation, so every later transaction
+ *    logs into the new file;
+ * 3. fdatasyncs the data file: T's pages are now on disk, and no later write touches them;
+ * 4. writes the checkpoint file {meta pages, new generation, T's sequence, boot id} durably;
+ * 5. ends the previous checkpoint's read transaction and deletes older generations' files.
+ *
+ * After an OS crash (recovery.ts) the saved meta pages put back make the data file state T
+ * again whatever the kernel did or did not write since, and the log from the checkpoint's
+ * generation replays everything after T. A crash between steps leaves the previous checkpoint
+ * valid: its read transaction is ended and its files deleted only in step 5.
+ */
+import { closeSync, fdatasync, fdatasyncSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RootDatabase, Transaction } from 'lmdb';
+import { counterValue, type EmbeddedDbs } from './commit-apply.js';
+import { fsyncPath, readMetaPages, writeCheckpoint } from './checkpoint-file.js';
+import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
+import { encodeTs } from './value-format.js';
+import { pidAlive } from '../../util/index.js';
+
+export const LOG_OWNER_KEY = 'logOwner';
+const LEASE_STALE_MS = 10_000;
+const HEARTBEAT_MS = 3_000;
+
+/** The log generations present in `dir`, ascending. */
+export function logGenerations(dir: string): bigint[] {
+  const gens: bigint[] = [];
+  for (const name of readdirSync(dir)) {
+    const m = /^redo\.(\d+)$/.exec(name);
+    if (m !== null) gens.push(BigInt(m[1] as string));
+  }
+  return gens.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+interface Taken {
+  readonly pageSize: number;
+  readonly metas: Buffer;
+  readonly gen: bigint;
+  readonly pin: Transaction;
+  readonly seq: bigint;
+}
+
+function syncIfExists(path: string): void {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return; // a generation nothing was ever logged into (gen 0 of a new store)
+  }
+  try {
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export class Checkpointer {
+  private pin: Transaction | undefined;
+  private lastSeq = -1n;
+  private lastBeat = 0;
+  private running = false;
+  private readonly dataFd: number;
+
+  constructor(
+    private readonly dir: string,
+    private readonly root: RootDatabase<Buffer, string>,
+    private readonly dbs: EmbeddedDbs,
+    private readonly bootId: string,
+  ) {
+    this.dataFd = openSync(join(dir, 'data.mdb'), 'r');
+  }
+
+  /** One tick: checkpoints if this process holds (or may take) the lease and the log moved (or `force`). */
+  async tick(force = false): Promise<boolean> {
+    if (this.running) return false;
+    this.running = true;
+    try {
+      const taken = this.begin(force);
+      if (taken === undefined) return false;
+      await new Promise<void>((resolve, reject) => fdatasync(this.dataFd, (err) => (err === null ? resolve() : reject(err))));
+      this.complete(taken);
+      return true;
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** A checkpoint now, blocking (at open and close), if this process holds or may take the lease. */
+  checkpointNow(): boolean {
+    if (this.running) return false;
+    const taken = this.begin(true);
+    if (taken === undefined) return false;
+    fdatasyncSync(this.dataFd);
+    this.complete(taken);
+    return true;
+  }
+
+  /** Gives the lease up (if held) and ends the read transaction of the last checkpoint. */
+  close(): void {
+    this.root.transactionSync(() => {
+      const raw = this.dbs.meta.getBinaryFast(LOG_OWNER_KEY);
+      if (raw !== undefined && raw.length === 16 && Number(raw.readBigUInt64BE(0)) === process.pid) void this.dbs.meta.removeSync(LOG_OWNER_KEY);
+    });
+    this.pin?.done();
+    this.pin = undefined;
+    closeSync(this.dataFd);
+  }
+
+  /** Steps 1 and 2 (see the file comment); undefined if there is nothing to do or another process holds the lease. */
+  private begin(force: boolean): Taken | undefined {
+    const now = Date.now();
+    const meta = this.dbs.meta;
+    const seqNow = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
+    if (!force && seqNow === this.lastSeq && now - this.lastBeat < HEARTBEAT_MS) return undefined;
+    if (!this.mayOwn(meta.getBinaryFast(LOG_OWNER_KEY), now)) return undefined;
+    const oldGen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));
+    const gen = oldGen + 1n;
+    // Created (empty) and its name made durable before any transaction can log into it.
+    closeSync(openSync(logFileName(this.dir, gen), 'a'));
+    fsyncPath(this.dir);
+    let taken: Taken | undefined;
+    this.root.transactionSync(() => {
+      if (!this.mayOwn(meta.getBinaryFast(LOG_OWNER_KEY), now) || counterValue(meta.getBinaryFast(LOG_GEN_KEY)) !== oldGen) return;
+      // Every record of the old generation is on disk before any of the new one can be
+      // acknowledged: recovery may need both, and a later file's records build on earlier ones.
+      syncIfExists(logFileName(this.dir, oldGen));
+      const pages = readMetaPages(this.dataFd);
+      taken = { ...pages, gen, pin: this.dbs.data.useReadTransaction(), seq: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) };
+      void meta.putSync(LOG_OWNER_KEY, lease(process.pid, now));
+      void meta.putSync(LOG_GEN_KEY, encodeTs(gen));
+    });
+    if (taken !== undefined) this.lastBeat = now;
+    return taken;
+  }
+
+  /** Steps 4 and 5, after the data file was fdatasync'd. */
+  private complete(taken: Taken): void {
+    writeCheckpoint(this.dir, { pageSize: taken.pageSize, gen: taken.gen, seq: taken.seq, bootId: this.bootId, metas: taken.metas });
+    this.pin?.done();
+    this.pin = taken.pin;
+    this.lastSeq = taken.seq;
+    for (const old of logGenerations(this.dir)) if (old < taken.gen) unlinkSync(logFileName(this.dir, old));
+  }
+
+  /** True if the lease stored as `raw` is ours, free, or stale. */
+  private mayOwn(raw: Buffer | undefined, now: number): boolean {
+    if (raw === undefined || raw.length !== 16) return true;
+    const pid = Number(raw.readBigUInt64BE(0));
+    if (pid === process.pid) return true;
+    const beat = Number(raw.readBigUInt64BE(8));
+    return now - beat > LEASE_STALE_MS || !pidAlive(pid);
+  }
+}
+
+function lease(pid: number, now: number): Buffer {
+  const out = Buffer.alloc(16);
+  out.writeBigUInt64BE(BigInt(pid), 0);
+  out.writeBigUInt64BE(BigInt(now), 8);
+  return out;
+}

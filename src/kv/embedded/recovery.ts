@@ -1,0 +1,86 @@
+/**
+ * Recovery of a store that ran with the redo log (redo-log.ts, checkpointer.ts).
+ *
+ * After a process crash on the same boot nothing is needed: every LMDB commit went to the
+ * kernel's page cache, which survived, and the next checkpoint makes it durable. After an OS
+ * crash or power loss (the boot id differs from the checkpoint's), the data file may hold any
+ * mix of pages written since the last checkpoint, including meta pages that point at pages
+ * never written. Recovery, before LMDB opens the file, writes the checkpoint's meta pages back
+ * (restoreCheckpoint: the file is then the checkpoint's state, whose pages nothing overwrote),
+ * and after it opened, applies the logged transactions that committed since (replayLog).
+ */
+import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RootDatabase } from 'lmdb';
+import { counterValue, type EmbeddedDbs } from './commit-apply.js';
+import { readCheckpoint, type Checkpoint } from './checkpoint-file.js';
+import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
+import { LOG_OWNER_KEY, logGenerations } from './checkpointer.js';
+import { committedChain, decodeRecords, type RedoOp, type RedoRecord } from './redo-record.js';
+import { encodeTs } from './value-format.js';
+
+const REPLAY_BATCH = 1000;
+
+/** If the machine rebooted since the last checkpoint: puts its meta pages back and returns it. */
+export function restoreCheckpoint(dir: string, bootId: string): Checkpoint | undefined {
+  const c = readCheckpoint(dir);
+  if (c === undefined || c.bootId === bootId) return undefined;
+  const fd = openSync(join(dir, 'data.mdb'), 'r+');
+  try {
+    if (writeSync(fd, c.metas, 0, c.metas.length, 0) !== c.metas.length) throw new Error('short write of the meta pages');
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return c;
+}
+
+/** The records logged since checkpoint `c`, in order; only the last file may end torn. */
+export function loggedSince(dir: string, c: Checkpoint): RedoRecord[] {
+  const gens = logGenerations(dir).filter((g) => g >= c.gen);
+  const records: RedoRecord[] = [];
+  gens.forEach((gen, i) => {
+    const decoded = decodeRecords(readFileSync(logFileName(dir, gen)));
+    if (decoded.tornAt !== undefined && i < gens.length - 1) {
+      throw new Error(`${logFileName(dir, gen)}: damaged record at byte ${decoded.tornAt} before the log's end`);
+    }
+    records.push(...decoded.records);
+  });
+  return records;
+}
+
+/** Applies what committed since checkpoint `c` (LMDB open on the restored file); returns how many transactions. */
+export function replayLog(dir: string, root: RootDatabase<Buffer, string>, dbs: EmbeddedDbs, c: Checkpoint): number {
+  const seq = counterValue(dbs.meta.getBinaryFast(LOG_SEQ_KEY));
+  if (seq !== c.seq) throw new Error(`${dir}: data file at log sequence ${seq} after restoring the checkpoint of sequence ${c.seq}`);
+  const chain = committedChain(loggedSince(dir, c), c.seq);
+  for (let i = 0; i < chain.length; i += REPLAY_BATCH) {
+    const part = chain.slice(i, i + REPLAY_BATCH);
+    root.transactionSync(() => {
+      for (const rec of part) {
+        for (const op of rec.ops) applyOp(dbs, op);
+        void dbs.meta.putSync(LOG_SEQ_KEY, encodeTs(rec.base + 1n));
+      }
+    });
+  }
+  // The next checkpoint starts a generation no file has used yet, and takes the lease afresh.
+  const gens = logGenerations(dir);
+  const last = gens.length === 0 ? c.gen : (gens[gens.length - 1] as bigint);
+  root.transactionSync(() => {
+    void dbs.meta.putSync(LOG_GEN_KEY, encodeTs(last > c.gen ? last : c.gen));
+    void dbs.meta.removeSync(LOG_OWNER_KEY);
+  });
+  return chain.length;
+}
+
+function applyOp(dbs: EmbeddedDbs, op: RedoOp): void {
+  if (op.db === 'meta') {
+    const name = Buffer.from(op.key).toString('utf8');
+    if (op.op === 'put') void dbs.meta.putSync(name, Buffer.from(op.value));
+    else void dbs.meta.removeSync(name);
+    return;
+  }
+  const db = dbs[op.db];
+  if (op.op === 'put') void db.putSync(Buffer.from(op.key), Buffer.from(op.value));
+  else void db.removeSync(Buffer.from(op.key));
+}

@@ -1,0 +1,166 @@
+/**
+ * The embedded store's redo log: with it, LMDB commits are not fsync'd (`noSync`); instead each
+ * write transaction appends a record of its changes (redo-record.ts) to the log file of the
+ * current generation, inside the transaction (so the log is in commit order across every process
+ * on the directory), and a commit is acknowledged once the log is fsync'd past its record. One
+ * `fdatasync` of a short sequential append replaces the sync of the ~20 scattered pages an LMDB
+ * commit dirties, and it is shared by every commit that waits for it.
+ *
+ * Files: `redo.<generation>` in the data directory. The generation lives in LMDB (meta key
+ * "logGen"), so a transaction reads which file it appends to in the same snapshot it commits in;
+ * the checkpointer (checkpoint.ts) moves it on and deletes files the data file has caught up with.
+ */
+import { closeSync, fdatasync, ftruncateSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeTs } from './value-format.js';
+import { counterValue, type EmbeddedDbs } from './commit-apply.js';
+import { encodeRecord, type RedoOp } from './redo-record.js';
+
+export const LOG_SEQ_KEY = 'logSeq';
+export const LOG_GEN_KEY = 'logGen';
+
+export function logFileName(dir: string, gen: bigint): string {
+  return join(dir, `redo.${gen}`);
+}
+
+/** One generation's file as this process appends to and syncs it. */
+export class LogFile {
+  /** Records this process appended / known fsync'd (counts, not offsets: any fsync covers all). */
+  private appended = 0;
+  private synced = 0;
+  private syncing = false;
+  private waiters: Array<{ upTo: number; resolve: () => void; reject: (err: unknown) => void }> = [];
+  private retired = false;
+
+  constructor(
+    readonly gen: bigint,
+    private readonly fd: number,
+    private readonly onSyncFailure: (err: unknown) => void,
+  ) {}
+
+  /** Appends `bytes` (the caller holds LMDB's write lock). A failed append leaves the file as it was. */
+  append(bytes: Buffer): number {
+    let done = 0;
+    try {
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+    } catch (err) {
+      if (done > 0) ftruncateSync(this.fd, fstatSync(this.fd).size - done);
+      throw err;
+    }
+    return ++this.appended;
+  }
+
+  /** Resolves once an fdatasync that started after append number `upTo` finished. */
+  sync(upTo: number): Promise<void> {
+    if (upTo <= this.synced) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ upTo, resolve, reject });
+      this.kick();
+    });
+  }
+
+  /** No more appends; the fd closes once pending syncs are done. */
+  retire(): void {
+    this.retired = true;
+    if (!this.syncing && this.waiters.length === 0) closeSync(this.fd);
+  }
+
+  private kick(): void {
+    if (this.syncing || this.waiters.length === 0) return;
+    this.syncing = true;
+    const target = this.appended;
+    fdatasync(this.fd, (err) => {
+      this.syncing = false;
+      const waiting = this.waiters;
+      this.waiters = [];
+      if (err !== null) {
+        this.onSyncFailure(err);
+        for (const w of waiting) w.reject(err);
+      } else {
+        this.synced = target;
+        for (const w of waiting) {
+          if (w.upTo <= target) w.resolve();
+          else this.waiters.push(w);
+        }
+      }
+      if (this.waiters.length > 0) this.kick();
+      else if (this.retired) closeSync(this.fd);
+    });
+  }
+}
+
+/** A record appended: wait for `file.sync(count)` before acknowledging. */
+export interface Appended {
+  readonly file: LogFile;
+  readonly count: number;
+}
+
+/** This process's side of the log: the open file of the current generation. */
+export class RedoLog {
+  private file: LogFile | undefined;
+  /** Set when an fdatasync failed: the kernel may have dropped the unsynced pages, so no later sync can be trusted. */
+  private broken: unknown;
+
+  constructor(private readonly dir: string) {}
+
+  /** Inside a write transaction: appends to generation `gen`'s file. */
+  append(gen: bigint, bytes: Buffer): Appended {
+    if (this.broken !== undefined) throw new Error(`redo log unusable after a failed fdatasync: ${String(this.broken)}`);
+    const file = this.fileFor(gen);
+    return { file, count: file.append(bytes) };
+  }
+
+  close(): void {
+    this.file?.retire();
+    this.file = undefined;
+  }
+
+  private fileFor(gen: bigint): LogFile {
+    if (this.file?.gen === gen) return this.file;
+    const fd = openSync(logFileName(this.dir, gen), 'a');
+    this.file?.retire();
+    this.file = new LogFile(gen, fd, (err) => {
+      this.broken ??= err;
+    });
+    return this.file;
+  }
+}
+
+/**
+ * One transaction's writes: applied to LMDB at once and recorded; finish() appends the record.
+ * Without a log (the store opened with LMDB syncing each commit) it only writes.
+ */
+export class LoggedWrites {
+  private readonly ops: RedoOp[] = [];
+
+  constructor(
+    private readonly dbs: EmbeddedDbs,
+    private readonly log: RedoLog | undefined,
+  ) {}
+
+  put(db: 'data' | 'tombs', key: Uint8Array, value: Uint8Array): void {
+    void this.dbs[db].put(key, value as Buffer);
+    if (this.log !== undefined) this.ops.push({ db, op: 'put', key, value });
+  }
+
+  /** A put into `meta`, whose keys are names. */
+  putMeta(name: string, value: Buffer): void {
+    void this.dbs.meta.put(name, value);
+    if (this.log !== undefined) this.ops.push({ db: 'meta', op: 'put', key: Buffer.from(name), value });
+  }
+
+  remove(db: 'data' | 'tombs', key: Uint8Array): void {
+    this.dbs[db].removeSync(key);
+    if (this.log !== undefined) this.ops.push({ db, op: 'remove', key });
+  }
+
+  /** Last step inside the transaction: logs what was written (nothing if nothing was). */
+  finish(): Appended | undefined {
+    if (this.log === undefined || this.ops.length === 0) return undefined;
+    const meta = this.dbs.meta;
+    const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
+    const appended = this.log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), encodeRecord({ kind: 'writes', base, ops: this.ops }));
+    void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
+    return appended;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Records of the embedded store's redo log (redo-log.ts) and how recovery picks the ones that
+ * committed (committedChain).
+ *
+ * A record, little-endian:
+ *
+ *   [bodyLength u32][crc32(body) u32] body
+ *   body = [kind u8][base u64] then, for kind 1 (writes): [opCount u32] ops
+ *   op   = [db u8][op u8][keyLength u16] key, and for a put [valueLength u32] value
+ *
+ * kind 1 (writes) is one LMDB (child) transaction's changes, written inside that transaction:
+ * `base` is the store's log sequence (meta key "logSeq") it read, and the transaction sets the
+ * sequence to base + 1. kind 2 (mark) says "the committed sequence is `base`": any earlier record
+ * that moved past it belonged to a transaction that never committed. db: 0 data, 1 meta, 2 tombs;
+ * op: 0 put, 1 remove.
+ *
+ * Example: a put of key 6B ("k") = 01 02 into `data` on sequence 7 is
+ *   18 00 00 00 | crc32 of the 24 body bytes | 01 | 07 00 00 00 00 00 00 00 | 01 00 00 00 |
+ *   00 00 01 00 6B 02 00 00 00 01 02
+ */
+import { crc32 } from 'node:zlib';
+
+export const DB_NAMES = ['data', 'meta', 'tombs'] as const;
+export type DbName = (typeof DB_NAMES)[number];
+
+export type RedoOp =
+  | { readonly db: DbName; readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array }
+  | { readonly db: DbName; readonly op: 'remove'; readonly key: Uint8Array };
+
+export type RedoRecord =
+  | { readonly kind: 'writes'; readonly base: bigint; readonly ops: readonly RedoOp[] }
+  | { readonly kind: 'mark'; readonly base: bigint };
+
+const HEAD = 8;
+const KIND_WRITES = 1;
+const KIND_MARK = 2;
+const MAX_KEY = 0xffff;
+
+function opBytes(op: RedoOp): number {
+  return 4 + op.key.length + (op.op === 'put' ? 4 + op.value.length : 0);
+}
+
+/** The record's bytes, header included. */
+export function encodeRecord(rec: RedoRecord): Buffer {
+  let body = 9;
+  if (rec.kind === 'writes') {
+    body += 4;
+    for (const op of rec.ops) body += opBytes(op);
+  }
+  const out = Buffer.allocUnsafe(HEAD + body);
+  out.writeUInt32LE(body, 0);
+  let at = HEAD;
+  out[at++] = rec.kind === 'writes' ? KIND_WRITES : KIND_MARK;
+  out.writeBigUInt64LE(rec.base, at);
+  at += 8;
+  if (rec.kind === 'writes') {
+    out.writeUInt32LE(rec.ops.length, at);
+    at += 4;
+    for (const op of rec.ops) at = encodeOp(out, at, op);
+  }
+  out.writeUInt32LE(crc32(out.subarray(HEAD)), 4);
+  return out;
+}
+
+function encodeOp(out: Buffer, at: number, op: RedoOp): number {
+  if (op.key.length > MAX_KEY) throw new Error(`redo log: key of ${op.key.length} bytes`);
+  out[at] = DB_NAMES.indexOf(op.db);
+  out[at + 1] = op.op === 'put' ? 0 : 1;
+  out.writeUInt16LE(op.key.length, at + 2);
+  out.set(op.key, at + 4);
+  let end = at + 4 + op.key.length;
+  if (op.op === 'put') {
+    out.writeUInt32LE(op.value.length, end);
+    out.set(op.value, end + 4);
+    end += 4 + op.value.length;
+  }
+  return end;
+}
+
+/**
+ * The records of one log file in order. Reading stops at the first record that is cut short or
+ * fails its checksum: a crash can leave a partly written last record, which was never
+ * acknowledged (a commit is acknowledged only after the log is fsync'd past its record).
+ * `tornAt` is where that happened (undefined if the file ended cleanly).
+ */
+export function decodeRecords(buf: Buffer): { records: RedoRecord[]; tornAt: number | undefined } {
+  const records: RedoRecord[] = [];
+  let at = 0;
+  while (at < buf.length) {
+    const rec = at + HEAD <= buf.length ? decodeAt(buf, at) : undefined;
+    if (rec === undefined) return { records, tornAt: at };
+    records.push(rec.record);
+    at = rec.end;
+  }
+  return { records, tornAt: undefined };
+}
+
+function decodeAt(buf: Buffer, at: number): { record: RedoRecord; end: number } | undefined {
+  const len = buf.readUInt32LE(at);
+  const end = at + HEAD + len;
+  if (len < 9 || end > buf.length) return undefined;
+  const body = buf.subarray(at + HEAD, end);
+  if (crc32(body) !== buf.readUInt32LE(at + 4)) return undefined;
+  const kind = body[0];
+  const base = body.readBigUInt64LE(1);
+  if (kind === KIND_MARK && len === 9) return { record: { kind: 'mark', base }, end };
+  if (kind !== KIND_WRITES || len < 13) return undefined;
+  const ops = decodeOps(body, 13, body.readUInt32LE(9));
+  return ops === undefined ? undefined : { record: { kind: 'writes', base, ops }, end };
+}
+
+function decodeOps(body: Buffer, start: number, count: number): RedoOp[] | undefined {
+  const ops: RedoOp[] = [];
+  let at = start;
+  for (let i = 0; i < count; i++) {
+    if (at + 4 > body.length) return undefined;
+    const db = DB_NAMES[body[at] as number];
+    const kind = body[at + 1];
+    const keyEnd = at + 4 + body.readUInt16LE(at + 2);
+    if (db === undefined || keyEnd > body.length) return undefined;
+    const key = body.subarray(at + 4, keyEnd);
+    if (kind === 1) {
+      ops.push({ db, op: 'remove', key });
+      at = keyEnd;
+      continue;
+    }
+    if (kind !== 0 || keyEnd + 4 > body.length) return undefined;
+    const valueEnd = keyEnd + 4 + body.readUInt32LE(keyEnd);
+    if (valueEnd > body.length) return undefined;
+    ops.push({ db, op: 'put', key, value: body.subarray(keyEnd + 4, valueEnd) });
+    at = valueEnd;
+  }
+  return at === body.length ? ops : undefined;
+}
+
+/**
+ * The write records that committed, in order, from every record logged since a checkpoint whose
+ * log sequence was `startSeq`. Records are appended inside their LMDB write transaction, so the
+ * log holds them in commit order, interleaved with records of transactions that did not commit
+ * (their process died or their batch failed after logging): such a record is followed by a later
+ * record whose base is below its own new sequence (the sequence it claimed was never committed,
+ * so the next transaction started from the same one again), or by a mark. A record dropped that
+ * way is discarded; what remains must form an unbroken chain from `startSeq`, otherwise the log
+ * is damaged and this throws. A trailing record that did not commit either (nothing came after
+ * it) is kept: replaying it yields a state its transaction's checks were made against, as if it
+ * had committed, and its client was never told it did (no OK before the fsync).
+ */
+export function committedChain(records: readonly RedoRecord[], startSeq: bigint): Array<RedoRecord & { kind: 'writes' }> {
+  const chain: Array<RedoRecord & { kind: 'writes' }> = [];
+  for (const rec of records) {
+    if (rec.base < startSeq) throw new Error(`redo log: record on sequence ${rec.base} precedes the checkpoint's ${startSeq}`);
+    while (chain.length > 0 && (chain[chain.length - 1] as { base: bigint }).base >= rec.base) chain.pop();
+    const next = chain.length === 0 ? startSeq : (chain[chain.length - 1] as { base: bigint }).base + 1n;
+    if (rec.base !== next) throw new Error(`redo log: record on sequence ${rec.base} does not follow sequence ${next}`);
+    if (rec.kind === 'writes') chain.push(rec);
+  }
+  return chain;
+}
