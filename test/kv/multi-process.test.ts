@@ -21,16 +21,31 @@ function exited(child: ChildProcess): Promise<{ code: number | null; stderr: str
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })));
 }
 
-/** Which of the `acked` rows the store lacks; closes the store. */
-async function missingRows(kv: Store, acked: readonly number[]): Promise<number[]> {
+/** Which of the `acked` rows (`<prefix>-<i>`) the store lacks; closes the store unless `keepOpen`. */
+async function missingRows(kv: Store, acked: readonly number[], prefix = 'row', keepOpen = false): Promise<number[]> {
   try {
     const snap = await kv.snapshot();
-    const values = await snap.batchGet(acked.map((i) => utf8Encode(`row-${String(i).padStart(8, '0')}`)));
+    const values = await snap.batchGet(acked.map((i) => utf8Encode(`${prefix}-${String(i).padStart(8, '0')}`)));
     snap.release();
     return acked.filter((_, j) => values[j] === undefined);
   } finally {
-    await kv.close();
+    if (!keepOpen) await kv.close();
   }
+}
+
+/** Collects the numbers an ack-writer child prints until `enough` says stop (or it exits). */
+function collectAcks(child: ChildProcess, enough: (acked: readonly number[]) => boolean): Promise<number[]> {
+  const acked: number[] = [];
+  let partial = '';
+  return new Promise((resolve) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      const lines = (partial + d.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) acked.push(Number(line));
+      if (enough(acked)) resolve(acked);
+    });
+    child.on('exit', () => resolve(acked));
+  });
 }
 
 describe('embedded store shared by several OS processes', () => {
@@ -57,18 +72,8 @@ describe('embedded store shared by several OS processes', () => {
       const child = spawnChild('ack-writer-child.ts', [dir]);
       const started = Date.now();
       const done = exited(child);
-      const acked: number[] = [];
-      let partial = '';
-      await new Promise<void>((resolve) => {
-        child.stdout?.on('data', (d: Buffer) => {
-          const lines = (partial + d.toString()).split('\n');
-          partial = lines.pop() ?? '';
-          for (const line of lines) acked.push(Number(line));
-          // Past at least one timed checkpoint (1 s), so the log holds a later generation too.
-          if (acked.length >= 400 && Date.now() - started > 1500) resolve();
-        });
-        child.on('exit', () => resolve());
-      });
+      // Past at least one timed checkpoint (1 s), so the log holds a later generation too.
+      const acked = await collectAcks(child, (a) => a.length >= 400 && Date.now() - started > 1500);
       child.kill('SIGKILL');
       const { stderr } = await done;
       expect(acked.length, stderr).toBeGreaterThanOrEqual(400);
@@ -77,6 +82,27 @@ describe('embedded store shared by several OS processes', () => {
       for (const name of readdirSync(dir)) if (name !== 'lock.mdb') copyFileSync(join(dir, name), join(image, name));
       expect(await missingRows(EmbeddedStore.open(image, { bootId: 'after-a-reboot' }), acked)).toEqual([]);
       expect(await missingRows(await openStore(dir), acked)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(image, { recursive: true, force: true });
+    }
+  });
+
+  it('two writers SIGKILLed together: their interleaved log replays every acknowledged commit after a reboot', async () => {
+    const dir = tempDir('shale-kill2-');
+    const image = tempDir('shale-kill2-image-');
+    try {
+      const children = ['p', 'q'].map((prefix) => spawnChild('ack-writer-child.ts', [dir, prefix]));
+      const started = Date.now();
+      const done = children.map(exited);
+      const acks = await Promise.all(children.map((c) => collectAcks(c, (a) => a.length >= 300 && Date.now() - started > 2500)));
+      for (const c of children) c.kill('SIGKILL');
+      const ends = await Promise.all(done);
+      for (const [i, a] of acks.entries()) expect(a.length, ends[i]?.stderr).toBeGreaterThanOrEqual(300);
+      for (const name of readdirSync(dir)) if (name !== 'lock.mdb') copyFileSync(join(dir, name), join(image, name));
+      const recovered = EmbeddedStore.open(image, { bootId: 'after-a-reboot' });
+      expect(await missingRows(recovered, acks[0] as number[], 'p', true)).toEqual([]);
+      expect(await missingRows(recovered, acks[1] as number[], 'q')).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(image, { recursive: true, force: true });
