@@ -11,6 +11,7 @@
  * It is replaced atomically (written to `checkpoint.tmp`, fsync'd, renamed, directory fsync'd).
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 
@@ -79,6 +80,35 @@ export function writeCheckpoint(dir: string, c: Checkpoint): void {
   fsyncPath(tmp);
   renameSync(tmp, checkpointPath(dir));
   fsyncPath(dir);
+}
+
+/** writeCheckpoint on libuv's thread pool (the checkpointer's timed rounds). */
+export async function writeCheckpointAsync(dir: string, c: Checkpoint): Promise<void> {
+  const tmp = `${checkpointPath(dir)}.tmp`;
+  const file = await fsp.open(tmp, 'w');
+  try {
+    await file.writeFile(encodeCheckpoint(c));
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await fsp.rename(tmp, checkpointPath(dir));
+  await fsyncPathAsync(dir);
+}
+
+/** Creates `path` (empty, if new) in `dir` and makes its name durable. */
+export async function createDurably(dir: string, path: string): Promise<void> {
+  await (await fsp.open(path, 'a')).close();
+  await fsyncPathAsync(dir);
+}
+
+async function fsyncPathAsync(path: string): Promise<void> {
+  const handle = await fsp.open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 export function fsyncPath(path: string): void {

@@ -23,9 +23,10 @@
  */
 import { closeSync, fdatasync, fdatasyncSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { RootDatabase, Transaction } from 'lmdb';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
-import { fsyncPath, readMetaPages, writeCheckpoint } from './checkpoint-file.js';
+import { createDurably, fsyncPath, readMetaPages, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint-file.js';
 import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
 import { encodeTs } from './value-format.js';
 import { pidAlive } from '../../util/index.js';
@@ -42,6 +43,12 @@ export function logGenerations(dir: string): bigint[] {
     if (m !== null) gens.push(BigInt(m[1] as string));
   }
   return gens.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+interface Plan {
+  readonly now: number;
+  readonly oldGen: bigint;
+  readonly gen: bigint;
 }
 
 interface Taken {
@@ -82,15 +89,23 @@ export class Checkpointer {
     this.dataFd = openSync(join(dir, 'data.mdb'), 'r');
   }
 
-  /** One tick: checkpoints if this process holds (or may take) the lease and the log moved (or `force`). */
+  /**
+   * One tick: checkpoints if this process holds (or may take) the lease and the log moved (or
+   * `force`). Only step 2 blocks the thread (briefly, holding the write lock); the file I/O of
+   * the other steps runs on libuv's pool, so the commits this process serves keep flowing.
+   */
   async tick(force = false): Promise<boolean> {
     if (this.running) return false;
     this.running = true;
     try {
-      const taken = this.begin(force);
+      const plan = this.plan(force);
+      if (plan === undefined) return false;
+      await createDurably(this.dir, logFileName(this.dir, plan.gen));
+      const taken = this.switchGeneration(plan);
       if (taken === undefined) return false;
-      await new Promise<void>((resolve, reject) => fdatasync(this.dataFd, (err) => (err === null ? resolve() : reject(err))));
-      this.complete(taken);
+      await promisify(fdatasync)(this.dataFd);
+      await writeCheckpointAsync(this.dir, this.checkpointOf(taken));
+      this.adopt(taken);
       return true;
     } finally {
       this.running = false;
@@ -100,10 +115,15 @@ export class Checkpointer {
   /** A checkpoint now, blocking (at open and close), if this process holds or may take the lease. */
   checkpointNow(): boolean {
     if (this.running) return false;
-    const taken = this.begin(true);
+    const plan = this.plan(true);
+    if (plan === undefined) return false;
+    closeSync(openSync(logFileName(this.dir, plan.gen), 'a'));
+    fsyncPath(this.dir);
+    const taken = this.switchGeneration(plan);
     if (taken === undefined) return false;
     fdatasyncSync(this.dataFd);
-    this.complete(taken);
+    writeCheckpoint(this.dir, this.checkpointOf(taken));
+    this.adopt(taken);
     return true;
   }
 
@@ -118,36 +138,41 @@ export class Checkpointer {
     closeSync(this.dataFd);
   }
 
-  /** Steps 1 and 2 (see the file comment); undefined if there is nothing to do or another process holds the lease. */
-  private begin(force: boolean): Taken | undefined {
+  /** Whether to checkpoint now, and the generation it starts (step 1 creates its file). */
+  private plan(force: boolean): Plan | undefined {
     const now = Date.now();
     const meta = this.dbs.meta;
     const seqNow = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
     if (!force && seqNow === this.lastSeq && now - this.lastBeat < HEARTBEAT_MS) return undefined;
     if (!this.mayOwn(meta.getBinaryFast(LOG_OWNER_KEY), now)) return undefined;
     const oldGen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));
-    const gen = oldGen + 1n;
-    // Created (empty) and its name made durable before any transaction can log into it.
-    closeSync(openSync(logFileName(this.dir, gen), 'a'));
-    fsyncPath(this.dir);
+    return { now, oldGen, gen: oldGen + 1n };
+  }
+
+  /** Step 2 (see the file comment), under the write lock; undefined if the lease or generation moved meanwhile. */
+  private switchGeneration(plan: Plan): Taken | undefined {
+    const meta = this.dbs.meta;
     let taken: Taken | undefined;
     this.root.transactionSync(() => {
-      if (!this.mayOwn(meta.getBinaryFast(LOG_OWNER_KEY), now) || counterValue(meta.getBinaryFast(LOG_GEN_KEY)) !== oldGen) return;
+      if (!this.mayOwn(meta.getBinaryFast(LOG_OWNER_KEY), plan.now) || counterValue(meta.getBinaryFast(LOG_GEN_KEY)) !== plan.oldGen) return;
       // Every record of the old generation is on disk before any of the new one can be
       // acknowledged: recovery may need both, and a later file's records build on earlier ones.
-      syncIfExists(logFileName(this.dir, oldGen));
+      syncIfExists(logFileName(this.dir, plan.oldGen));
       const pages = readMetaPages(this.dataFd);
-      taken = { ...pages, gen, pin: this.dbs.data.useReadTransaction(), seq: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) };
-      void meta.putSync(LOG_OWNER_KEY, lease(process.pid, now));
-      void meta.putSync(LOG_GEN_KEY, encodeTs(gen));
+      taken = { ...pages, gen: plan.gen, pin: this.dbs.data.useReadTransaction(), seq: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) };
+      void meta.putSync(LOG_OWNER_KEY, lease(process.pid, plan.now));
+      void meta.putSync(LOG_GEN_KEY, encodeTs(plan.gen));
     });
-    if (taken !== undefined) this.lastBeat = now;
+    if (taken !== undefined) this.lastBeat = plan.now;
     return taken;
   }
 
-  /** Steps 4 and 5, after the data file was fdatasync'd. */
-  private complete(taken: Taken): void {
-    writeCheckpoint(this.dir, { pageSize: taken.pageSize, gen: taken.gen, seq: taken.seq, bootId: this.bootId, metas: taken.metas });
+  private checkpointOf(taken: Taken): Checkpoint {
+    return { pageSize: taken.pageSize, gen: taken.gen, seq: taken.seq, bootId: this.bootId, metas: taken.metas };
+  }
+
+  /** Step 5, once the checkpoint file is written. */
+  private adopt(taken: Taken): void {
     this.pin?.done();
     this.pin = taken.pin;
     this.lastSeq = taken.seq;

@@ -23,7 +23,12 @@ export function logFileName(dir: string, gen: bigint): string {
   return join(dir, `redo.${gen}`);
 }
 
-/** One generation's file as this process appends to and syncs it. */
+/**
+ * One generation's file as this process appends to and syncs it. Once retired (the generation
+ * moved on) it takes no more appends; it syncs what it has not yet and closes its fd when no
+ * sync is pending, so a commit that appended before the switch and asks for its sync after it
+ * is answered from `synced` (never an fdatasync on a closed or reused fd).
+ */
 export class LogFile {
   /** Records this process appended / known fsync'd (counts, not offsets: any fsync covers all). */
   private appended = 0;
@@ -31,6 +36,8 @@ export class LogFile {
   private syncing = false;
   private waiters: Array<{ upTo: number; resolve: () => void; reject: (err: unknown) => void }> = [];
   private retired = false;
+  private closed = false;
+  private failure: unknown;
 
   constructor(
     readonly gen: bigint,
@@ -40,6 +47,7 @@ export class LogFile {
 
   /** Appends `bytes` (the caller holds LMDB's write lock). A failed append leaves the file as it was. */
   append(bytes: Buffer): number {
+    if (this.retired) throw new Error(`redo log generation ${this.gen} is retired`);
     let done = 0;
     try {
       while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
@@ -53,39 +61,50 @@ export class LogFile {
   /** Resolves once an fdatasync that started after append number `upTo` finished. */
   sync(upTo: number): Promise<void> {
     if (upTo <= this.synced) return Promise.resolve();
+    if (this.closed) return Promise.reject(this.failure ?? new Error(`redo log generation ${this.gen} closed unsynced`));
     return new Promise((resolve, reject) => {
       this.waiters.push({ upTo, resolve, reject });
       this.kick();
     });
   }
 
-  /** No more appends; the fd closes once pending syncs are done. */
+  /** No more appends: syncs what is left, then closes the fd. */
   retire(): void {
     this.retired = true;
-    if (!this.syncing && this.waiters.length === 0) closeSync(this.fd);
+    if (this.synced < this.appended) this.sync(this.appended).catch(() => undefined);
+    else this.closeIfIdle();
+  }
+
+  private closeIfIdle(): void {
+    if (!this.retired || this.closed || this.syncing || this.waiters.length > 0) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 
   private kick(): void {
     if (this.syncing || this.waiters.length === 0) return;
     this.syncing = true;
     const target = this.appended;
-    fdatasync(this.fd, (err) => {
-      this.syncing = false;
-      const waiting = this.waiters;
-      this.waiters = [];
-      if (err !== null) {
-        this.onSyncFailure(err);
-        for (const w of waiting) w.reject(err);
-      } else {
-        this.synced = target;
-        for (const w of waiting) {
-          if (w.upTo <= target) w.resolve();
-          else this.waiters.push(w);
-        }
+    fdatasync(this.fd, (err) => this.onSynced(target, err));
+  }
+
+  private onSynced(target: number, err: NodeJS.ErrnoException | null): void {
+    this.syncing = false;
+    const waiting = this.waiters;
+    this.waiters = [];
+    if (err !== null) {
+      this.failure = err;
+      this.onSyncFailure(err);
+      for (const w of waiting) w.reject(err);
+    } else {
+      this.synced = target;
+      for (const w of waiting) {
+        if (w.upTo <= target) w.resolve();
+        else this.waiters.push(w);
       }
-      if (this.waiters.length > 0) this.kick();
-      else if (this.retired) closeSync(this.fd);
-    });
+    }
+    if (this.waiters.length > 0) this.kick();
+    else this.closeIfIdle();
   }
 }
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, rmSync } from 'node:fs';
+import { RedoLog, logFileName } from '../../src/kv/embedded/redo-log.js';
+import { decodeRecords, encodeRecord } from '../../src/kv/embedded/redo-record.js';
+import { tempDir } from './backends.js';
+
+const rec = (base: bigint): Buffer => encodeRecord({ kind: 'writes', base, ops: [{ db: 'data', op: 'put', key: Buffer.from(`k${base}`), value: Buffer.from('v') }] });
+
+describe('redo log files (one process)', () => {
+  it('appends records in order, and every waiter of a grouped fdatasync is answered', async () => {
+    const dir = tempDir('shale-redolog-');
+    const log = new RedoLog(dir);
+    try {
+      const appended = [0n, 1n, 2n, 3n, 4n].map((b) => log.append(1n, rec(b)));
+      await Promise.all(appended.map((a) => a.file.sync(a.count)));
+      const { records, tornAt } = decodeRecords(readFileSync(logFileName(dir, 1n)));
+      expect(tornAt).toBeUndefined();
+      expect(records.map((r) => r.base)).toEqual([0n, 1n, 2n, 3n, 4n]);
+    } finally {
+      log.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a commit that appended before a generation switch and syncs after it is still answered (no fdatasync on a closed fd)', async () => {
+    const dir = tempDir('shale-redolog-');
+    const log = new RedoLog(dir);
+    const warnings: unknown[] = [];
+    const onUncaught = (err: unknown): void => void warnings.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const before = log.append(1n, rec(0n));
+      // The next transaction logs into generation 2: generation 1's file is retired (and closed once synced).
+      const after = log.append(2n, rec(1n));
+      await before.file.sync(before.count);
+      await after.file.sync(after.count);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(() => before.file.append(rec(9n))).toThrow(/retired/);
+      await expect(before.file.sync(before.count)).resolves.toBeUndefined();
+      expect(decodeRecords(readFileSync(logFileName(dir, 1n))).records.map((r) => r.base)).toEqual([0n]);
+      expect(decodeRecords(readFileSync(logFileName(dir, 2n))).records.map((r) => r.base)).toEqual([1n]);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      log.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
