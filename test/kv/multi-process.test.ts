@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openStore, type Store } from '../../src/kv/index.js';
 import { EmbeddedStore } from '../../src/kv/embedded/index.js';
+import { readCheckpoint } from '../../src/kv/embedded/checkpoint-file.js';
 import { createTxnStore } from '../../src/txn/index.js';
 import { utf8Decode, utf8Encode } from '../../src/util/index.js';
 import { tempDir } from './backends.js';
@@ -81,7 +82,10 @@ describe('embedded store shared by several OS processes', () => {
       // as the killed process left it, is replayed (recovery.ts).
       for (const name of readdirSync(dir)) if (name !== 'lock.mdb') copyFileSync(join(dir, name), join(image, name));
       expect(await missingRows(EmbeddedStore.open(image, { bootId: 'after-a-reboot' }), acked)).toEqual([]);
+      // Same boot: nothing to replay; the dead writer's checkpoint lease is taken over at once.
+      const genBefore = readCheckpoint(dir)?.gen ?? -1n;
       expect(await missingRows(await openStore(dir), acked)).toEqual([]);
+      expect(readCheckpoint(dir)?.gen ?? -1n).toBeGreaterThan(genBefore);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       rmSync(image, { recursive: true, force: true });

@@ -143,8 +143,15 @@ export class Checkpointer {
     const now = Date.now();
     const meta = this.dbs.meta;
     const seqNow = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-    if (!force && seqNow === this.lastSeq && now - this.lastBeat < HEARTBEAT_MS) return undefined;
-    if (!this.mayOwn(meta.getBinaryFast(LOG_OWNER_KEY), now)) return undefined;
+    const owner = meta.getBinaryFast(LOG_OWNER_KEY);
+    if (!this.mayOwn(owner, now)) return undefined;
+    // Taking the lease over always checkpoints: the last checkpoint's read transaction died with its holder.
+    const held = owner !== undefined && owner.length === 16 && Number(owner.readBigUInt64BE(0)) === process.pid;
+    if (!force && held && seqNow === this.lastSeq) {
+      // Nothing logged since the last checkpoint: only keep the lease fresh (no fsync).
+      if (now - this.lastBeat >= HEARTBEAT_MS) this.heartbeat(now);
+      return undefined;
+    }
     const oldGen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));
     return { now, oldGen, gen: oldGen + 1n };
   }
@@ -165,6 +172,15 @@ export class Checkpointer {
     });
     if (taken !== undefined) this.lastBeat = plan.now;
     return taken;
+  }
+
+  /** Renews the lease this process holds (an LMDB write, synced by the next checkpoint or never needed). */
+  private heartbeat(now: number): void {
+    const meta = this.dbs.meta;
+    this.root.transactionSync(() => {
+      if (this.mayOwn(meta.getBinaryFast(LOG_OWNER_KEY), now)) void meta.putSync(LOG_OWNER_KEY, lease(process.pid, now));
+    });
+    this.lastBeat = now;
   }
 
   private checkpointOf(taken: Taken): Checkpoint {
