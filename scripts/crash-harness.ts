@@ -6,10 +6,12 @@
  *
  *   npm run build
  *   npx tsx scripts/crash-harness.ts --cycles 50 --clients 8 [--store lmdb|etcd|etcd://host:port/prefix]
- *       [--big-rows 100000] [--ddl-every 3] [--seed N] [--json]
+ *       [--big-rows 100000] [--ddl-every 3] [--seed N] [--reboot] [--json]
  *
  * `--store etcd` starts a private one-member etcd (Debian's etcd-server) for the run; only the
- * SQL node is killed then. Prints one line per cycle and a summary; exits 1 on any violation.
+ * SQL node is killed then. `--reboot` (embedded store) restarts each time as after a reboot of the
+ * machine (a new SHALE_BOOT_ID), so the server restores its last checkpoint and replays the redo
+ * log. Prints one line per cycle and a summary; exits 1 on any violation.
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -35,6 +37,7 @@ async function main(argv: readonly string[]): Promise<number> {
       'big-rows': { type: 'string' },
       'ddl-every': { type: 'string' },
       seed: { type: 'string' },
+      reboot: { type: 'boolean' },
       json: { type: 'boolean' },
     },
   });
@@ -53,6 +56,7 @@ async function main(argv: readonly string[]): Promise<number> {
       log: (line) => {
         if (values.json !== true) console.log(line);
       },
+      reboot: values.reboot === true,
     };
     if (opts.store !== 'lmdb' && !opts.store.startsWith('etcd://')) throw new Error(`--store must be lmdb, etcd or an etcd:// URL, got '${store}'`);
     const report: HarnessReport = await runCrashHarness(opts);

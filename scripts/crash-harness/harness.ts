@@ -25,6 +25,11 @@ export interface HarnessOptions {
   readonly ddlEvery: number;
   readonly seed: number;
   readonly log: (line: string) => void;
+  /**
+   * Embedded store only: restart as after a reboot (a new SHALE_BOOT_ID each time), so the
+   * server restores the last checkpoint and replays the redo log (src/kv/embedded/recovery.ts).
+   */
+  readonly reboot?: boolean;
 }
 
 export interface CycleResult {
@@ -45,6 +50,8 @@ export interface HarnessReport {
   readonly acked: number;
   readonly backfillMs: number;
   readonly violations: number;
+  /** Restarts at which the server logged that it recovered the store after a (simulated) reboot. */
+  readonly recoveries: number;
 }
 
 export async function runCrashHarness(o: HarnessOptions): Promise<HarnessReport> {
@@ -54,7 +61,9 @@ export async function runCrashHarness(o: HarnessOptions): Promise<HarnessReport>
   const args = o.store === 'lmdb' ? [] : ['--store', o.store];
   const ledger = new Ledger();
   const counters = Math.max(2, o.clients * 2);
-  let node: SpawnedNode | undefined = await spawnNode(dataDir, args);
+  // With `reboot`, every start is a new boot of the machine as far as the store can tell.
+  const bootEnv = (n: number): Record<string, string> => (o.reboot === true ? { SHALE_BOOT_ID: `crash-harness-${o.seed}-boot-${n}` } : {});
+  let node: SpawnedNode | undefined = await spawnNode(dataDir, args, bootEnv(0));
   try {
     await createSchema(node.port, counters);
     const setup = await connect(node.port);
@@ -63,6 +72,7 @@ export async function runCrashHarness(o: HarnessOptions): Promise<HarnessReport>
     const backfillMs = await measureBackfill(node.port, o, ledger, rng, counters);
     o.log(`setup: ${o.bigRows} rows in big; CREATE INDEX ${BIG_INDEX} under load took ${Math.round(backfillMs)} ms`);
     const results: CycleResult[] = [];
+    let recoveries = 0;
     for (let cycle = 1; cycle <= o.cycles; cycle++) {
       const ddl = o.ddlEvery > 0 && cycle % o.ddlEvery === 0;
       const killAfter = ddl ? rng.between(0.05, 1.3) * backfillMs : rng.between(o.runMs[0], o.runMs[1]);
@@ -78,8 +88,11 @@ export async function runCrashHarness(o: HarnessOptions): Promise<HarnessReport>
       await Promise.all(workers);
       const outcome = await ddlRun;
       const ranMs = performance.now() - started;
-      const state = ddl ? await probeIndexState(storeUrl) : undefined;
-      node = await spawnNode(dataDir, args);
+      // The probe opens the store in this process, on the killed server's boot: recovering from the
+      // "reboot" is the restarted server's job.
+      const state = ddl ? await withEnv(bootEnv(cycle - 1), () => probeIndexState(storeUrl)) : undefined;
+      node = await spawnNode(dataDir, args, bootEnv(cycle));
+      if (node.startupLog.includes('"event":"store_recovered"')) recoveries++;
       const counts = ledger.takeCycleCounts();
       const result = await verifyCycle(node.port, ledger, o.bigRows, state, outcome);
       const r: CycleResult = {
@@ -91,7 +104,7 @@ export async function runCrashHarness(o: HarnessOptions): Promise<HarnessReport>
       o.log(cycleLine(r, o.cycles));
     }
     const violations = results.reduce((n, r) => n + r.violations.length, 0);
-    return { cycles: results, acked: ledger.ackedTotal, backfillMs, violations };
+    return { cycles: results, acked: ledger.ackedTotal, backfillMs, violations, recoveries };
   } finally {
     await node?.stop();
     removeDir(dataDir);
@@ -152,6 +165,21 @@ export function summary(report: HarnessReport, o: Pick<HarnessOptions, 'store' |
     `crash harness: ${cycles.length} kill/restart cycles on ${o.store === 'lmdb' ? 'lmdb' : 'etcd'}, ${o.clients} clients, seed ${o.seed}: ` +
     `${report.acked} transactions acknowledged, ${unknown} unknown outcomes (${found} found committed, ${unknown - found} not), ` +
     `${ddl.length} kills during CREATE INDEX (${mid} mid-backfill, ${states('absent')} before it, ${states('public')} after it); ` +
+    (report.recoveries > 0 ? `${report.recoveries} restarts recovered the store as after a reboot; ` : '') +
     `${report.violations} violations -> ${report.violations === 0 ? 'PASS' : 'FAIL'}`
   );
+}
+
+/** Runs `fn` with `env` set in this process's environment, restoring it afterwards. */
+async function withEnv<T>(env: Readonly<Record<string, string>>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.keys(env).map((k) => [k, process.env[k]] as const);
+  Object.assign(process.env, env);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of saved) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }

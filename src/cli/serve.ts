@@ -56,6 +56,11 @@ export interface RunningNode {
   stop(): Promise<void>;
 }
 
+/** The embedded store recovered after a reboot or OS crash (kv/embedded/recovery.ts). */
+export function logRecovered(logger: Logger, replayed: number): void {
+  logger.warn({ event: 'store_recovered', replayed }, `store recovered after a reboot or crash: ${replayed} logged transactions replayed`);
+}
+
 /** Opens the store, the SQL engine and the MySQL listener: one ShaleDB SQL node. */
 export async function startNode(opts: ServeOptions): Promise<RunningNode> {
   const tls = loadServeTls(opts);
@@ -67,6 +72,7 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
       opts.logger.fatal({ event: 'kv_write_stuck', ageMs }, `a store write has not finished for ${Math.round(ageMs / 1000)} s; the storage engine is stalled`);
       opts.onStoreStuck?.();
     },
+    onRecovered: (replayed) => logRecovered(opts.logger, replayed),
   });
   const ops = nodeOps(rawKv, opts);
   const kv = ops.store;

@@ -10,7 +10,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { recoverStore } from '../kv/index.js';
 import { ConnectionBalancer, reportReady, socketsFromPrimary } from './connection-balancer.js';
 import { startStatus } from './node-ops.js';
-import { serveUntilSignal, type ServeOptions } from './serve.js';
+import { logRecovered, serveUntilSignal, type ServeOptions } from './serve.js';
 import { WorkerStatus } from './worker-status.js';
 
 /** Connection ids of worker i start at i * WORKER_ID_STRIDE + 1 (ids stay below 2^32). */
@@ -39,7 +39,7 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
 async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const logger = opts.logger;
   // Crash recovery of the embedded store runs here, once, before any worker opens it.
-  await recoverStore(opts.store);
+  await recoverStore(opts.store, { onRecovered: (replayed) => logRecovered(logger, replayed) });
   const status = opts.status === undefined ? undefined : { listen: opts.status, workers: new WorkerStatus(count) };
   const statusServer = status === undefined ? undefined : await startStatus(status.listen, status.workers, logger);
   let balancer: ConnectionBalancer;

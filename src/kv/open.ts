@@ -16,6 +16,8 @@ export interface OpenStoreOptions {
   readonly onBackgroundError?: (what: string, err: unknown) => void;
   /** Embedded store: told once when a write has not finished for a minute, or for 5 s after a free-list fault (write-watchdog.ts). */
   readonly onStuckWrite?: (ageMs: number) => void;
+  /** Embedded store: told after it recovered from a reboot / OS crash, with the transactions replayed from its redo log. */
+  readonly onRecovered?: (replayed: number) => void;
 }
 
 /**
@@ -40,12 +42,13 @@ export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Sto
     } catch (err) {
       throw openError(path, err);
     }
-    const { onBackgroundError, onStuckWrite } = opts;
+    const { onBackgroundError, onStuckWrite, onRecovered } = opts;
     return Promise.resolve(
       EmbeddedStore.open(path, {
         ...options,
         ...(onBackgroundError !== undefined ? { onBackgroundError } : {}),
         ...(onStuckWrite !== undefined ? { onStuckWrite } : {}),
+        ...(onRecovered !== undefined ? { onRecovered } : {}),
       }),
     );
   } catch (err) {
@@ -58,9 +61,9 @@ export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Sto
  * starting the workers, because an embedded store's recovery after a reboot (redo log replay,
  * embedded/recovery.ts) must not run in two processes at once. A no-op for etcd.
  */
-export async function recoverStore(url: string): Promise<void> {
+export async function recoverStore(url: string, opts: OpenStoreOptions = {}): Promise<void> {
   if (/^etcd:\/\//i.test(url.trim())) return;
-  const store = await openStore(url);
+  const store = await openStore(url, opts);
   await store.close();
 }
 

@@ -54,24 +54,26 @@ export function removeDir(dir: string): void {
 export interface SpawnedNode {
   readonly port: number;
   readonly child: ChildProcess;
+  /** What the server logged on stderr until it listened (store recovery, for one). */
+  readonly startupLog: string;
   /** SIGTERM and wait for exit. */
   stop(): Promise<void>;
   /** SIGKILL and wait for exit. */
   kill(): Promise<void>;
 }
 
-/** Starts `node bin/shale.js serve` (built dist/) as a child process on a free port. */
-export async function spawnNode(dataDir: string, extraArgs: readonly string[] = []): Promise<SpawnedNode> {
+/** Starts `node bin/shale.js serve` (built dist/) as a child process on a free port (`env` added to ours). */
+export async function spawnNode(dataDir: string, extraArgs: readonly string[] = [], env: Readonly<Record<string, string>> = {}): Promise<SpawnedNode> {
   const child = spawn(
     process.execPath,
     [join(REPO_ROOT, 'bin/shale.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'info', ...extraArgs],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
   );
   // With --workers N, every worker logs its own "listening": wait for all of them.
   const workersFlag = extraArgs.indexOf('--workers');
   const listeners = workersFlag >= 0 ? Number(extraArgs[workersFlag + 1] ?? 1) : 1;
+  let buf = '';
   const port = await new Promise<number>((resolvePort, reject) => {
-    let buf = '';
     const onData = (chunk: Buffer): void => {
       buf += chunk.toString();
       const ports = [...buf.matchAll(/"event":"listening".*?"port":(\d+)/g)].map((m) => Number(m[1]));
@@ -89,6 +91,7 @@ export async function spawnNode(dataDir: string, extraArgs: readonly string[] = 
   return {
     port,
     child,
+    startupLog: buf,
     async stop() {
       child.kill('SIGTERM');
       await waitExit();

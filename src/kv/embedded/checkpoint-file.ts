@@ -138,8 +138,14 @@ export function readMetaPages(fd: number): { pageSize: number; metas: Buffer } {
   return { pageSize, metas };
 }
 
-/** This boot of the machine (a different value after a reboot or OS crash); '' where unknown. */
+/**
+ * This boot of the machine (a different value after a reboot or OS crash); '' where unknown.
+ * SHALE_BOOT_ID overrides it: crash tests start a server "after a reboot" with a new value
+ * (scripts/crash-harness.ts --reboot).
+ */
 export function currentBootId(): string {
+  const forced = process.env['SHALE_BOOT_ID'];
+  if (forced !== undefined && forced !== '') return forced;
   const path = '/proc/sys/kernel/random/boot_id';
   return existsSync(path) ? readFileSync(path, 'latin1').trim() : '';
 }

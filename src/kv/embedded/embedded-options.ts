@@ -34,6 +34,8 @@ export interface EmbeddedStoreOptions {
   readonly redoLog?: boolean;
   /** How often the checkpointer runs (checkpointer.ts). Default 1000 ms; 0 = only at open, close and checkpoint(). */
   readonly checkpointMs?: number;
+  /** Told when the store was recovered after a reboot (recovery.ts): how many logged transactions it replayed. */
+  readonly onRecovered?: (replayed: number) => void;
   /** This boot's id (tests simulate a reboot with another). Default: the kernel's. */
   readonly bootId?: string;
 }
