@@ -119,7 +119,10 @@ export class EmbeddedStore implements Store {
       tombs: this.root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
     };
     this.reader = new RawRangeReader(this.root, 'data');
-    if (restored !== undefined) opts.onRecovered?.(replayLog(path, this.root, this.dbs, restored));
+    if (restored !== undefined) {
+      const replayed = replayLog(path, this.root, this.dbs, restored);
+      opts.onRecovered?.(replayed);
+    }
     this.log = logged ? new RedoLog(path) : undefined;
     this.checkpointer = logged ? new Checkpointer(path, this.root, this.dbs, bootId) : undefined;
     this.checkpointer?.checkpointNow();

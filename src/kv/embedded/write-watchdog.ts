@@ -34,9 +34,9 @@ export class WriteWatchdog {
   }
 
   /** A write starts; hand the id to end(). */
-  begin(): number {
+  begin(now = Date.now()): number {
     const id = ++this.nextId;
-    this.started.set(id, Date.now());
+    this.started.set(id, now);
     return id;
   }
 
