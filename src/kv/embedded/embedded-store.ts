@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { open, type RootDatabase, type Transaction } from 'lmdb';
 import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
-import { ERRORS, SqlError } from '../../errors/index.js';
-import { compareBytes, toHex } from '../../util/index.js';
+import { compareBytes } from '../../util/index.js';
 import { applyCommit, checkOnlyCommit, counterValue, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
-import { getFastIn, LmdbSnapshot, MAX_KEY_BYTES, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
+import { getFastIn, LmdbSnapshot, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
+import { commitResult, validateKeys } from './commit-request.js';
 import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
 import { isRetryableWriteFailure, mapWriteError, openError, writeCause } from './storage-errors.js';
@@ -19,10 +19,7 @@ import type { EmbeddedStoreOptions } from './embedded-options.js';
 export type { EmbeddedStoreOptions } from './embedded-options.js';
 
 
-/** Delete keys may not exceed this (the tombstone index prefixes them with 8 bytes). */
-const MAX_WRITE_KEY_BYTES = MAX_KEY_BYTES - 8;
 const DELETE_RANGE_BATCH = 1000;
-const CONFLICT_BASE = ERRORS.ER_LOCK_DEADLOCK.template;
 /**
  * Waits before each retry of a write batch that failed with a retryable LMDB fault
  * (storage-errors.ts): 6 attempts over ~0.6 s. lmdb-js's LMDB fork caches a free-list position
@@ -33,15 +30,6 @@ const CONFLICT_BASE = ERRORS.ER_LOCK_DEADLOCK.template;
  */
 const RETRY_DELAYS_MS = [5, 15, 45, 135, 405];
 const BATCH_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-
-/** The commit's timestamp, or the 1213 its outcome calls for. */
-function commitResult(req: CommitRequest, outcome: CommitOutcome): bigint {
-  if (outcome.kind === 'ok') return outcome.commitTs;
-  if (outcome.kind === 'conflict') {
-    throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (write conflict on key ${toHex(outcome.key)})`);
-  }
-  throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`);
-}
 
 /**
  * The default ShaleDB store: one LMDB environment in a data directory, shared safely by several
@@ -409,16 +397,5 @@ function doneQuietly(txn: Transaction): void {
     txn.done();
   } catch {
     // The environment is already closed.
-  }
-}
-
-function validateKeys(req: CommitRequest): void {
-  for (const m of req.mutations) checkKey(m.key, MAX_WRITE_KEY_BYTES);
-  for (const k of req.checkKeys) checkKey(k, MAX_KEY_BYTES);
-}
-
-function checkKey(key: Uint8Array, max: number): void {
-  if (key.length === 0 || key.length > max) {
-    throw new Error(`embedded store: key length ${key.length} outside 1..${max}`);
   }
 }
