@@ -102,6 +102,12 @@ export async function createDurably(dir: string, path: string): Promise<void> {
   await fsyncPathAsync(dir);
 }
 
+/** createDurably, blocking (checkpoints at open and close). */
+export function createDurablySync(dir: string, path: string): void {
+  closeSync(openSync(path, 'a'));
+  fsyncPath(dir);
+}
+
 async function fsyncPathAsync(path: string): Promise<void> {
   const handle = await fsp.open(path, 'r');
   try {

@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RootDatabase, Transaction } from 'lmdb';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
-import { createDurably, fsyncPath, readMetaPages, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint-file.js';
+import { createDurably, createDurablySync, readMetaPages, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint-file.js';
 import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
 import { encodeTs } from './value-format.js';
 import { pidAlive } from '../../util/index.js';
@@ -117,8 +117,7 @@ export class Checkpointer {
     if (this.running) return false;
     const plan = this.plan(true);
     if (plan === undefined) return false;
-    closeSync(openSync(logFileName(this.dir, plan.gen), 'a'));
-    fsyncPath(this.dir);
+    createDurablySync(this.dir, logFileName(this.dir, plan.gen));
     const taken = this.switchGeneration(plan);
     if (taken === undefined) return false;
     fdatasyncSync(this.dataFd);
@@ -130,8 +129,7 @@ export class Checkpointer {
   /** Gives the lease up (if held) and ends the read transaction of the last checkpoint. */
   close(): void {
     this.root.transactionSync(() => {
-      const raw = this.dbs.meta.getBinaryFast(LOG_OWNER_KEY);
-      if (raw !== undefined && raw.length === 16 && Number(raw.readBigUInt64BE(0)) === process.pid) void this.dbs.meta.removeSync(LOG_OWNER_KEY);
+      if (leaseHolder(this.dbs.meta.getBinaryFast(LOG_OWNER_KEY))?.pid === process.pid) void this.dbs.meta.removeSync(LOG_OWNER_KEY);
     });
     this.pin?.done();
     this.pin = undefined;
@@ -146,7 +144,7 @@ export class Checkpointer {
     const owner = meta.getBinaryFast(LOG_OWNER_KEY);
     if (!this.mayOwn(owner, now)) return undefined;
     // Taking the lease over always checkpoints: the last checkpoint's read transaction died with its holder.
-    const held = owner !== undefined && owner.length === 16 && Number(owner.readBigUInt64BE(0)) === process.pid;
+    const held = leaseHolder(owner)?.pid === process.pid;
     if (!force && held && seqNow === this.lastSeq) {
       // Nothing logged since the last checkpoint: only keep the lease fresh (no fsync).
       if (now - this.lastBeat >= HEARTBEAT_MS) this.heartbeat(now);
@@ -197,12 +195,16 @@ export class Checkpointer {
 
   /** True if the lease stored as `raw` is ours, free, or stale. */
   private mayOwn(raw: Buffer | undefined, now: number): boolean {
-    if (raw === undefined || raw.length !== 16) return true;
-    const pid = Number(raw.readBigUInt64BE(0));
-    if (pid === process.pid) return true;
-    const beat = Number(raw.readBigUInt64BE(8));
-    return now - beat > LEASE_STALE_MS || !pidAlive(pid);
+    const holder = leaseHolder(raw);
+    if (holder === undefined || holder.pid === process.pid) return true;
+    return now - holder.beat > LEASE_STALE_MS || !pidAlive(holder.pid);
   }
+}
+
+/** The lease as stored: [pid u64 BE][heartbeat ms u64 BE]; undefined if there is none. */
+function leaseHolder(raw: Buffer | undefined): { pid: number; beat: number } | undefined {
+  if (raw === undefined || raw.length !== 16) return undefined;
+  return { pid: Number(raw.readBigUInt64BE(0)), beat: Number(raw.readBigUInt64BE(8)) };
 }
 
 function lease(pid: number, now: number): Buffer {
