@@ -21,12 +21,12 @@
  * generation replays everything after T. A crash between steps leaves the previous checkpoint
  * valid: its read transaction is ended and its files deleted only in step 5.
  */
-import { closeSync, fdatasync, fdatasyncSync, openSync, readdirSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { RootDatabase, Transaction } from 'lmdb';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
-import { createDurably, createDurablySync, readMetaPages, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint-file.js';
+import { createDurably, createDurablySync, fsyncPath, readMetaPages, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint-file.js';
 import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
 import { encodeTs } from './value-format.js';
 import { pidAlive } from '../../util/index.js';
@@ -59,18 +59,9 @@ interface Taken {
   readonly seq: bigint;
 }
 
+/** fsync of `path`, which may not exist (a generation nothing was ever logged into: gen 0 of a new store). */
 function syncIfExists(path: string): void {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return; // a generation nothing was ever logged into (gen 0 of a new store)
-  }
-  try {
-    fdatasyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
+  if (existsSync(path)) fsyncPath(path);
 }
 
 export class Checkpointer {
