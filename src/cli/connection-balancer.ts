@@ -5,6 +5,10 @@
  * often landed 6/2 on two workers, leaving one core idle). Sockets are accepted paused and
  * passed over the IPC channel before any byte is read, so the worker sends the MySQL greeting.
  *
+ * At start-up, connections wait until every worker has reported ready (at most STARTUP_HOLD_MS):
+ * a connection pool opened as soon as the first worker logs "ready" would otherwise land wholly on
+ * that worker and stay there. Later, a restarting worker holds nothing up.
+ *
  * Messages: primary -> worker `{ type: 'shale:conn' }` with the socket as the handle;
  * worker -> primary `{ type: 'shale:ready' }` once its SQL engine can take connections.
  */
@@ -15,6 +19,8 @@ import { listen } from '../util/index.js';
 
 const CONN = 'shale:conn';
 const READY = 'shale:ready';
+/** The longest start-up wait for every worker to be ready before connections go to those that are. */
+const STARTUP_HOLD_MS = 10_000;
 
 function isType(msg: unknown, type: string): boolean {
   return typeof msg === 'object' && msg !== null && (msg as { type?: unknown }).type === type;
@@ -26,26 +32,33 @@ export class ConnectionBalancer {
   /** Connections accepted while no worker was ready (start-up, every worker restarting). */
   private readonly waiting: Socket[] = [];
   private next = 0;
+  /** Start-up: set until `workers` workers reported ready or the hold timed out. */
+  private startupHold: NodeJS.Timeout | undefined;
   private readonly onMessage = (worker: Worker, msg: unknown): void => {
     if (!isType(msg, READY) || this.ready.includes(worker)) return;
     this.ready.push(worker);
-    for (const socket of this.waiting.splice(0)) this.dispatch(socket);
+    if (this.startupHold !== undefined && this.ready.length < this.workers) return;
+    this.endStartupHold();
   };
 
   private constructor(
     private readonly server: Server,
     readonly port: number,
+    private readonly workers: number,
     private readonly logger: Logger,
   ) {
     cluster.on('message', this.onMessage);
+    this.startupHold = setTimeout(() => this.endStartupHold(), STARTUP_HOLD_MS);
+    this.startupHold.unref();
   }
 
-  static async start(host: string, port: number, logger: Logger): Promise<ConnectionBalancer> {
+  /** Listens on host:port for `workers` workers (connections wait until all of them are ready, see above). */
+  static async start(host: string, port: number, workers: number, logger: Logger): Promise<ConnectionBalancer> {
     const server = createServer({ pauseOnConnect: true, noDelay: true });
     server.on('error', (err) => logger.error({ err: err.message }, 'listener error'));
     await listen(server, host, port);
     const address = server.address();
-    const balancer = new ConnectionBalancer(server, typeof address === 'object' && address !== null ? address.port : port, logger);
+    const balancer = new ConnectionBalancer(server, typeof address === 'object' && address !== null ? address.port : port, workers, logger);
     server.on('connection', (socket: Socket) => balancer.dispatch(socket));
     return balancer;
   }
@@ -61,13 +74,20 @@ export class ConnectionBalancer {
    * callback: the server still counts the sockets it handed to workers as its own connections.
    */
   close(): void {
+    clearTimeout(this.startupHold);
     cluster.off('message', this.onMessage);
     for (const socket of this.waiting.splice(0)) socket.destroy();
     this.server.close();
   }
 
+  private endStartupHold(): void {
+    clearTimeout(this.startupHold);
+    this.startupHold = undefined;
+    for (const socket of this.waiting.splice(0)) this.dispatch(socket);
+  }
+
   private dispatch(socket: Socket): void {
-    if (this.ready.length === 0) {
+    if (this.ready.length === 0 || this.startupHold !== undefined) {
       this.waiting.push(socket);
       return;
     }

@@ -44,7 +44,7 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const statusServer = status === undefined ? undefined : await startStatus(status.listen, status.workers, logger);
   let balancer: ConnectionBalancer;
   try {
-    balancer = await ConnectionBalancer.start(opts.host, opts.port, logger);
+    balancer = await ConnectionBalancer.start(opts.host, opts.port, count, logger);
   } catch (err) {
     await statusServer?.close();
     throw err;

@@ -62,8 +62,16 @@ export interface SpawnedNode {
   kill(): Promise<void>;
 }
 
-/** Starts `node bin/shale.js serve` (built dist/) as a child process on a free port (`env` added to ours). */
-export async function spawnNode(dataDir: string, extraArgs: readonly string[] = [], env: Readonly<Record<string, string>> = {}): Promise<SpawnedNode> {
+/**
+ * Starts `node bin/shale.js serve` (built dist/) as a child process on a free port (`env` added to
+ * ours). Resolves once `listeners` processes logged "listening" (default: every --workers worker).
+ */
+export async function spawnNode(
+  dataDir: string,
+  extraArgs: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+  opts: { readonly listeners?: number } = {},
+): Promise<SpawnedNode> {
   const child = spawn(
     process.execPath,
     [join(REPO_ROOT, 'bin/shale.js'), 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'info', ...extraArgs],
@@ -71,7 +79,7 @@ export async function spawnNode(dataDir: string, extraArgs: readonly string[] = 
   );
   // With --workers N, every worker logs its own "listening": wait for all of them.
   const workersFlag = extraArgs.indexOf('--workers');
-  const listeners = workersFlag >= 0 ? Number(extraArgs[workersFlag + 1] ?? 1) : 1;
+  const listeners = opts.listeners ?? (workersFlag >= 0 ? Number(extraArgs[workersFlag + 1] ?? 1) : 1);
   let buf = '';
   const port = await new Promise<number>((resolvePort, reject) => {
     const onData = (chunk: Buffer): void => {

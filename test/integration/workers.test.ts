@@ -23,6 +23,16 @@ function connect(database?: string): Promise<mysql.Connection> {
   return mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'root', ...(database ? { database } : {}) });
 }
 
+/** How many of `conns` each worker serves (connection ids are in disjoint ranges per worker). */
+function connectionsPerWorker(conns: readonly mysql.Connection[]): number[] {
+  const perWorker = new Map<number, number>();
+  for (const c of conns) {
+    const w = Math.floor(c.threadId / 100_000_000);
+    perWorker.set(w, (perWorker.get(w) ?? 0) + 1);
+  }
+  return [...perWorker.values()];
+}
+
 /** Opens connections until both workers (connection ids in disjoint ranges) are represented. */
 async function connectionsOnBothWorkers(database: string): Promise<mysql.Connection[]> {
   const conns: mysql.Connection[] = [];
@@ -69,12 +79,7 @@ describe('--workers 2', () => {
 
   it('deals a burst of connections out evenly, and a client sees its own commit at once', async () => {
     const conns = await Promise.all(Array.from({ length: 8 }, () => connect()));
-    const perWorker = new Map<number, number>();
-    for (const c of conns) {
-      const w = Math.floor(c.threadId / 100_000_000);
-      perWorker.set(w, (perWorker.get(w) ?? 0) + 1);
-    }
-    expect([...perWorker.values()]).toEqual([4, 4]);
+    expect(connectionsPerWorker(conns)).toEqual([4, 4]);
     const [first] = conns;
     await first!.query('CREATE DATABASE IF NOT EXISTS ryw');
     await first!.query('CREATE TABLE ryw.t (id INT PRIMARY KEY, v INT)');
@@ -90,6 +95,22 @@ describe('--workers 2', () => {
       }),
     );
     for (const c of conns) await c.end();
+  }, 60_000);
+
+  it('at start-up, holds connections until every worker is ready, so a pool opened at once is spread', async () => {
+    const dir = tempDir('workers-startup');
+    // Resolves at the first worker's "listening": the other may still be starting.
+    const fresh = await spawnNode(dir, ['--workers', '2'], {}, { listeners: 1 });
+    try {
+      const conns = await Promise.all(
+        Array.from({ length: 8 }, () => mysql.createConnection({ host: '127.0.0.1', port: fresh.port, user: 'root' })),
+      );
+      expect(connectionsPerWorker(conns)).toEqual([4, 4]);
+      for (const c of conns) await c.end();
+    } finally {
+      await fresh.stop();
+      removeDir(dir);
+    }
   }, 60_000);
 
   it('SIGTERM stops the primary once connections were handed to the workers', async () => {
