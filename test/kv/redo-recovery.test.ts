@@ -185,6 +185,25 @@ describe('embedded store: recovery after an OS crash (redo log)', () => {
     }
   });
 
+  it('close() during a running checkpoint waits for it, and the store reopens with every commit', async () => {
+    const dir = tempDir('shale-redo-');
+    try {
+      const model = new Map<string, string>();
+      const store = EmbeddedStore.open(dir, { bootId: 'b1', checkpointMs: 0, gcIntervalMs: 0 });
+      await churn(store, model, rng(12), 60, 'w');
+      // The checkpoint is past its first await (creating the next log file) when close() starts.
+      const running = store.checkpoint();
+      await new Promise((resolve) => setImmediate(resolve));
+      await store.close();
+      await expect(running).resolves.toBe(true);
+      await expectReopened(dir, { bootId: 'b1', checkpointMs: 0 }, model);
+      // Reopened under another boot id, recovery must find a valid checkpoint and log.
+      await expectReopened(dir, { bootId: 'b2', checkpointMs: 0 }, model);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('with redoLog off, LMDB syncs each batch itself and no log or checkpoint is written', async () => {
     const dir = tempDir('shale-redo-');
     try {

@@ -69,6 +69,8 @@ export class Checkpointer {
   private lastSeq = -1n;
   private lastBeat = 0;
   private running = false;
+  /** The tick in flight (or the last one): close() waits for it before closing the data file. */
+  private current: Promise<boolean> = Promise.resolve(false);
   private readonly dataFd: number;
 
   constructor(
@@ -85,22 +87,30 @@ export class Checkpointer {
    * `force`). Only step 2 blocks the thread (briefly, holding the write lock); the file I/O of
    * the other steps runs on libuv's pool, so the commits this process serves keep flowing.
    */
-  async tick(force = false): Promise<boolean> {
-    if (this.running) return false;
+  tick(force = false): Promise<boolean> {
+    if (this.running) return Promise.resolve(false);
     this.running = true;
-    try {
-      const plan = this.plan(force);
-      if (plan === undefined) return false;
-      await createDurably(this.dir, logFileName(this.dir, plan.gen));
-      const taken = this.switchGeneration(plan);
-      if (taken === undefined) return false;
-      await promisify(fdatasync)(this.dataFd);
-      await writeCheckpointAsync(this.dir, this.checkpointOf(taken));
-      this.adopt(taken);
-      return true;
-    } finally {
+    this.current = this.runTick(force).finally(() => {
       this.running = false;
-    }
+    });
+    return this.current;
+  }
+
+  /** Resolves once no tick is running (whatever its outcome: the caller of tick() handles that). */
+  async idle(): Promise<void> {
+    while (this.running) await this.current.catch(() => false);
+  }
+
+  private async runTick(force: boolean): Promise<boolean> {
+    const plan = this.plan(force);
+    if (plan === undefined) return false;
+    await createDurably(this.dir, logFileName(this.dir, plan.gen));
+    const taken = this.switchGeneration(plan);
+    if (taken === undefined) return false;
+    await promisify(fdatasync)(this.dataFd);
+    await writeCheckpointAsync(this.dir, this.checkpointOf(taken));
+    this.adopt(taken);
+    return true;
   }
 
   /** A checkpoint now, blocking (at open and close), if this process holds or may take the lease. */
@@ -117,7 +127,7 @@ export class Checkpointer {
     return true;
   }
 
-  /** Gives the lease up (if held) and ends the read transaction of the last checkpoint. */
+  /** Gives the lease up (if held) and ends the read transaction of the last checkpoint; after idle(). */
   close(): void {
     this.root.transactionSync(() => {
       if (leaseHolder(this.dbs.meta.getBinaryFast(LOG_OWNER_KEY))?.pid === process.pid) void this.dbs.meta.removeSync(LOG_OWNER_KEY);

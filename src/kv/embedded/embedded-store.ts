@@ -74,7 +74,6 @@ export class EmbeddedStore implements Store {
   private readonly log: RedoLog | undefined;
   private readonly checkpointer: Checkpointer | undefined;
   private readonly checkpointTimer: NodeJS.Timeout | undefined;
-  private checkpointing: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly path: string,
@@ -272,8 +271,8 @@ export class EmbeddedStore implements Store {
    */
   async checkpoint(): Promise<boolean> {
     if (this.checkpointer === undefined) return false;
-    await this.checkpointing;
-    return this.checkpointer.tick(true);
+    await this.checkpointer.idle();
+    return this.closed ? false : this.checkpointer.tick(true);
   }
 
   /** The latest committed timestamp (reads outside any snapshot). */
@@ -287,8 +286,9 @@ export class EmbeddedStore implements Store {
     if (this.gcTimer !== undefined) clearInterval(this.gcTimer);
     if (this.checkpointTimer !== undefined) clearInterval(this.checkpointTimer);
     this.watchdog.stop();
-    await this.checkpointing;
     if (this.checkpointer !== undefined) {
+      // A checkpoint in flight must finish before its data file and environment are closed.
+      await this.checkpointer.idle();
       // A last checkpoint leaves the log empty; then the lease and its read transaction go.
       this.checkpointer.checkpointNow();
       this.checkpointer.close();
@@ -366,7 +366,7 @@ export class EmbeddedStore implements Store {
   private runCheckpoint(): void {
     const cp = this.checkpointer;
     if (this.closed || cp === undefined) return;
-    this.checkpointing = cp.tick().catch((err: unknown) => this.onBackgroundError('checkpoint failed', err));
+    cp.tick().catch((err: unknown) => this.onBackgroundError('checkpoint failed', err));
   }
 
   private runGc(): void {
