@@ -7,7 +7,7 @@
  * /metrics) runs in the primary, answered by the workers over IPC (worker-status.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
-import { recoverStore } from '../kv/index.js';
+import { assertSharedOpenSafe, recoverStore } from '../kv/index.js';
 import { ConnectionBalancer, reportReady, socketsFromPrimary } from './connection-balancer.js';
 import { startStatus } from './node-ops.js';
 import { logRecovered, serveUntilSignal, type ServeOptions } from './serve.js';
@@ -38,6 +38,7 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
 
 async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const logger = opts.logger;
+  assertSharedOpenSafe(opts.store);
   // Crash recovery of the embedded store runs here, once, before any worker opens it.
   await recoverStore(opts.store, { onRecovered: (replayed) => logRecovered(logger, replayed) });
   const status = opts.status === undefined ? undefined : { listen: opts.status, workers: new WorkerStatus(count) };

@@ -1,2 +1,2 @@
 export * from './kv.js';
-export { openStore, recoverStore, type OpenStoreOptions } from './open.js';
+export { assertSharedOpenSafe, openStore, recoverStore, type OpenStoreOptions } from './open.js';

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Store } from './kv.js';
-import { EmbeddedStore, openError, type EmbeddedStoreOptions } from './embedded/index.js';
+import { EmbeddedStore, lmdbHasOpenFix, openError, type EmbeddedStoreOptions } from './embedded/index.js';
 import { EtcdStore } from './etcd/index.js';
 
 const SUPPORTED = "'lmdb://<path>[?map-size=<n>[KiB|MiB|GiB]]', a bare directory path, or 'etcd://host:port[,host:port...][/prefix]'";
@@ -65,6 +65,21 @@ export async function recoverStore(url: string, opts: OpenStoreOptions = {}): Pr
   if (/^etcd:\/\//i.test(url.trim())) return;
   const store = await openStore(url, opts);
   await store.close();
+}
+
+/**
+ * Throws unless `url`'s store may be opened by several processes at once (`serve --workers`):
+ * etcd always; the embedded store only with lmdb's add-on built with ShaleDB's fix
+ * (embedded/lmdb-build.ts), since with the prebuilt one a process opening the store while
+ * another commits could make that commit vanish.
+ */
+export function assertSharedOpenSafe(url: string): void {
+  if (/^etcd:\/\//i.test(url.trim()) || lmdbHasOpenFix()) return;
+  throw new Error(
+    'several processes on one embedded store need lmdb built with ShaleDB\'s fix (with the prebuilt add-on a process ' +
+      'opening the store while another commits can lose that commit): run `node scripts/build-lmdb.mjs` ' +
+      '(needs python3, make and g++; `npm install` runs it), or serve with --workers 1',
+  );
 }
 
 function embeddedPath(url: string): { path: string; options: EmbeddedStoreOptions } {
