@@ -26,7 +26,8 @@ export interface OpenStoreOptions {
  * cluster (the optional prefix is a key namespace). Any other `scheme://` is rejected with an
  * Error naming the supported forms. `lmdb://` URLs take options as a query:
  * `lmdb:///var/lib/shale?map-size=8MiB` sets LMDB's initial map size (lmdb-js enlarges the map
- * as the data grows; the disk is the real limit).
+ * as the data grows; the disk is the real limit), `checkpoint-ms=5000` the least time between
+ * two checkpoints (embedded/checkpointer.ts).
  */
 export function openStore(url: string, opts: OpenStoreOptions = {}): Promise<Store> {
   if (/^etcd:\/\//i.test(url.trim())) {
@@ -95,14 +96,22 @@ function embeddedPath(url: string): { path: string; options: EmbeddedStoreOption
   return { path: resolve(rest), options: query === undefined ? {} : embeddedOptions(url, query) };
 }
 
-/** `map-size=8MiB[&...]` -> EmbeddedStoreOptions. */
+/** `map-size=8MiB&checkpoint-ms=5000` -> EmbeddedStoreOptions. */
 function embeddedOptions(url: string, query: string): EmbeddedStoreOptions {
   let options: EmbeddedStoreOptions = {};
   for (const [name, value] of new URLSearchParams(query)) {
-    if (name !== 'map-size') throw new Error(`unknown option '${name}' in store URL '${url}'; lmdb:// URLs take map-size`);
-    options = { ...options, mapSize: byteSize(value, url) };
+    if (name === 'map-size') options = { ...options, mapSize: byteSize(value, url) };
+    else if (name === 'checkpoint-ms') options = { ...options, checkpointMs: milliseconds(value, url) };
+    else throw new Error(`unknown option '${name}' in store URL '${url}'; lmdb:// URLs take map-size and checkpoint-ms`);
   }
   return options;
+}
+
+/** A whole number of milliseconds, 0 included. */
+function milliseconds(text: string, url: string): number {
+  const ms = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(ms)) throw new Error(`bad checkpoint-ms '${text}' in store URL '${url}': use a whole number of milliseconds, e.g. 5000 (0: only at open and close)`);
+  return ms;
 }
 
 const UNITS: Readonly<Record<string, number>> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3 };

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EmbeddedStore, type EmbeddedStoreOptions } from '../../src/kv/embedded/index.js';
+import type { EmbeddedDbs } from '../../src/kv/embedded/commit-apply.js';
 import type { Mutation } from '../../src/kv/index.js';
 import { utf8Decode, utf8Encode } from '../../src/util/index.js';
 import { tempDir } from './backends.js';
@@ -201,6 +202,54 @@ describe('embedded store: recovery after an OS crash (redo log)', () => {
       await expectReopened(dir, { bootId: 'b2', checkpointMs: 0 }, model);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a commit whose write batch failed after logging its record is not replayed after a crash', async () => {
+    const dir = tempDir('shale-redo-');
+    const image = tempDir('shale-redo-image-');
+    try {
+      const model = new Map<string, string>();
+      const store = EmbeddedStore.open(dir, { bootId: 'b1', checkpointMs: 0, gcIntervalMs: 0, onBackgroundError: () => undefined });
+      let atCheckpoint: Buffer;
+      try {
+        await churn(store, model, rng(13), 30, 'm');
+        expect(await store.checkpoint()).toBe(true);
+        atCheckpoint = readFileSync(join(dir, 'data.mdb'));
+        // The batch runs the commit's callback (which appends its log record), then is aborted as a
+        // whole (a synchronous transaction whose callback throws; an async one would still commit).
+        const data = (store as unknown as { dbs: EmbeddedDbs }).dbs.data;
+        const real = data.childTransaction.bind(data);
+        data.childTransaction = ((callback: () => unknown) => {
+          try {
+            data.transactionSync(() => {
+              callback();
+              throw new Error('injected batch failure');
+            });
+          } catch (err) {
+            return Promise.reject(err);
+          }
+          return Promise.reject(new Error('the injected failure did not throw'));
+        }) as typeof data.childTransaction;
+        const failed = { op: 'put' as const, key: utf8Encode('failed'), value: utf8Encode('never committed') };
+        await expect(store.commit({ startTs: store.latestCommitTs(), mutations: [failed], checkKeys: [] })).rejects.toThrow();
+        data.childTransaction = real;
+        crashImage(dir, image, atCheckpoint, rng(14), false);
+      } finally {
+        await store.close();
+      }
+      const recovered = EmbeddedStore.open(image, { bootId: 'b2', checkpointMs: 0, gcIntervalMs: 0 });
+      try {
+        const snap = recovered.snapshotNow();
+        expect(await snap.get(utf8Encode('failed'))).toBeUndefined();
+        snap.release();
+        expect(await contents(recovered)).toEqual(model);
+      } finally {
+        await recovered.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(image, { recursive: true, force: true });
     }
   });
 

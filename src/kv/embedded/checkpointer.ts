@@ -4,7 +4,7 @@
  *
  * One process per data directory checkpoints (it holds the lease: meta key "logOwner", its pid
  * and a heartbeat; any process takes the lease over when the holder's pid is gone or its
- * heartbeat is 10 s old). A checkpoint, about once a second while there are writes:
+ * heartbeat is 10 s old). A checkpoint, every checkpointMs (5 s) while there are writes:
  *
  * 1. creates the next generation's log file and fsyncs the directory;
  * 2. under LMDB's write lock (a synchronous write transaction, so no batch is half-done):
@@ -23,6 +23,7 @@
  */
 import { closeSync, existsSync, fdatasync, fdatasyncSync, openSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { unlink } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { RootDatabase, Transaction } from 'lmdb';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
@@ -68,6 +69,8 @@ export class Checkpointer {
   private pin: Transaction | undefined;
   private lastSeq = -1n;
   private lastBeat = 0;
+  /** When the last checkpoint of this process switched generations (0: none yet). */
+  private lastCheckpoint = 0;
   private running = false;
   /** The tick in flight (or the last one): close() waits for it before closing the data file. */
   private current: Promise<boolean> = Promise.resolve(false);
@@ -78,6 +81,8 @@ export class Checkpointer {
     private readonly root: RootDatabase<Buffer, string>,
     private readonly dbs: EmbeddedDbs,
     private readonly bootId: string,
+    /** A timer tick checkpoints at most this often (forced ones always run). */
+    private readonly intervalMs = 0,
   ) {
     this.dataFd = openSync(join(dir, 'data.mdb'), 'r');
   }
@@ -109,7 +114,8 @@ export class Checkpointer {
     if (taken === undefined) return false;
     await promisify(fdatasync)(this.dataFd);
     await writeCheckpointAsync(this.dir, this.checkpointOf(taken));
-    this.adopt(taken);
+    // Deleting a log file of many MB takes milliseconds: off the event loop.
+    await Promise.all(this.adopt(taken).map((path) => unlink(path)));
     return true;
   }
 
@@ -123,7 +129,7 @@ export class Checkpointer {
     if (taken === undefined) return false;
     fdatasyncSync(this.dataFd);
     writeCheckpoint(this.dir, this.checkpointOf(taken));
-    this.adopt(taken);
+    for (const path of this.adopt(taken)) unlinkSync(path);
     return true;
   }
 
@@ -146,8 +152,8 @@ export class Checkpointer {
     if (!this.mayOwn(owner, now)) return undefined;
     // Taking the lease over always checkpoints: the last checkpoint's read transaction died with its holder.
     const held = leaseHolder(owner)?.pid === process.pid;
-    if (!force && held && seqNow === this.lastSeq) {
-      // Nothing logged since the last checkpoint: only keep the lease fresh (no fsync).
+    if (!force && held && (seqNow === this.lastSeq || now - this.lastCheckpoint < this.intervalMs)) {
+      // Nothing logged since the last checkpoint, or too soon for another: only keep the lease fresh (no fsync).
       if (now - this.lastBeat >= HEARTBEAT_MS) this.heartbeat(now);
       return undefined;
     }
@@ -169,7 +175,10 @@ export class Checkpointer {
       void meta.putSync(LOG_OWNER_KEY, lease(process.pid, plan.now));
       void meta.putSync(LOG_GEN_KEY, encodeTs(plan.gen));
     });
-    if (taken !== undefined) this.lastBeat = plan.now;
+    if (taken !== undefined) {
+      this.lastBeat = plan.now;
+      this.lastCheckpoint = plan.now;
+    }
     return taken;
   }
 
@@ -186,12 +195,14 @@ export class Checkpointer {
     return { pageSize: taken.pageSize, gen: taken.gen, seq: taken.seq, bootId: this.bootId, metas: taken.metas };
   }
 
-  /** Step 5, once the checkpoint file is written. */
-  private adopt(taken: Taken): void {
+  /** Step 5, once the checkpoint file is written; returns the older generations' files for the caller to delete. */
+  private adopt(taken: Taken): string[] {
     this.pin?.done();
     this.pin = taken.pin;
     this.lastSeq = taken.seq;
-    for (const old of logGenerations(this.dir)) if (old < taken.gen) unlinkSync(logFileName(this.dir, old));
+    return logGenerations(this.dir)
+      .filter((old) => old < taken.gen)
+      .map((old) => logFileName(this.dir, old));
   }
 
   /** True if the lease stored as `raw` is ours, free, or stale. */

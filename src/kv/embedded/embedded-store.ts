@@ -3,15 +3,15 @@ import { open, type RootDatabase, type Transaction } from 'lmdb';
 import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
 import { compareBytes } from '../../util/index.js';
 import { applyCommit, checkOnlyCommit, counterValue, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
-import { getFastIn, LmdbSnapshot, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
+import { doneQuietly, getFastIn, LmdbSnapshot, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
 import { commitResult, validateKeys } from './commit-request.js';
 import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
-import { isRetryableWriteFailure, mapWriteError, openError, writeCause } from './storage-errors.js';
+import { BATCH_ATTEMPTS, isRetryableWriteFailure, mapWriteError, openError, RETRY_DELAYS_MS, writeCause } from './storage-errors.js';
 import { TombstoneGc } from './tombstone-gc.js';
 import { currentBootId } from './checkpoint-file.js';
 import { Checkpointer } from './checkpointer.js';
-import { LoggedWrites, RedoLog, type Appended } from './redo-log.js';
+import { LoggedWrites, markFailedBatch, RedoLog, type Appended } from './redo-log.js';
 import { replayLog, restoreCheckpoint } from './recovery.js';
 import { WriteWatchdog } from './write-watchdog.js';
 import type { EmbeddedStoreOptions } from './embedded-options.js';
@@ -20,16 +20,8 @@ export type { EmbeddedStoreOptions } from './embedded-options.js';
 
 
 const DELETE_RANGE_BATCH = 1000;
-/**
- * Waits before each retry of a write batch that failed with a retryable LMDB fault
- * (storage-errors.ts): 6 attempts over ~0.6 s. lmdb-js's LMDB fork caches a free-list position
- * per process and drops it only when the shared transaction id moved past what this process
- * expects, so an immediate retry can meet the same stale position: in a harness run
- * (oltp_write_only, 32 threads, two workers) four attempts within 7 ms all failed. Waiting lets
- * the other processes commit (or go quiet), after which the cache is dropped.
- */
-const RETRY_DELAYS_MS = [5, 15, 45, 135, 405];
-const BATCH_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** EmbeddedStoreOptions.checkpointMs: 1/2.5/5 s gave 3332/3464/3781 TPS, p99 14.2/13.7/8.0 ms (ARCHITECTURE.md). */
+const DEFAULT_CHECKPOINT_MS = 5000;
 
 /**
  * The default ShaleDB store: one LMDB environment in a data directory, shared safely by several
@@ -111,11 +103,12 @@ export class EmbeddedStore implements Store {
       opts.onRecovered?.(replayed);
     }
     this.log = logged ? new RedoLog(path) : undefined;
-    this.checkpointer = logged ? new Checkpointer(path, this.root, this.dbs, bootId) : undefined;
+    const every = opts.checkpointMs ?? DEFAULT_CHECKPOINT_MS;
+    this.checkpointer = logged ? new Checkpointer(path, this.root, this.dbs, bootId, every) : undefined;
     this.checkpointer?.checkpointNow();
-    const every = opts.checkpointMs ?? 1000;
     if (this.checkpointer !== undefined && every > 0) {
-      this.checkpointTimer = setInterval(() => this.runCheckpoint(), every);
+      // Ticks at least once a second: the checkpoint lease's heartbeat and takeover run on them.
+      this.checkpointTimer = setInterval(() => this.runCheckpoint(), Math.min(every, 1000));
       this.checkpointTimer.unref();
     }
     const onStuck = opts.onStuckWrite ?? ((ageMs: number) => this.onBackgroundError('write stuck', new Error(`a write has not finished for ${Math.round(ageMs / 1000)} s`)));
@@ -225,14 +218,23 @@ export class EmbeddedStore implements Store {
         return result;
       } catch (err) {
         const cause = await writeCause(err);
-        if (!isRetryableWriteFailure(cause)) throw err;
-        this.watchdog.suspect();
-        if (attempt >= BATCH_ATTEMPTS) throw err;
+        const retryable = isRetryableWriteFailure(cause);
+        if (retryable) this.watchdog.suspect();
+        if (!retryable || attempt >= BATCH_ATTEMPTS) {
+          await this.markFailed(what);
+          throw err;
+        }
         const delay = RETRY_DELAYS_MS[attempt - 1] as number;
         this.onBackgroundError(`${what}: write batch failed (attempt ${attempt} of ${BATCH_ATTEMPTS}), retrying in ${delay} ms`, cause);
         await sleep(delay);
       }
     }
+  }
+
+  /** A batch failed for good: its log records must not be replayed (redo-log.ts, markFailedBatch). */
+  private markFailed(what: string): Promise<void> {
+    if (this.log === undefined) return Promise.resolve();
+    return markFailedBatch(this.dbs, this.log).catch((err: unknown) => this.onBackgroundError(`${what}: could not log that a failed batch did not commit`, err));
   }
 
   async deleteRange(range: KeyRange): Promise<void> {
@@ -388,14 +390,5 @@ export class EmbeddedStore implements Store {
       this.onBackgroundError(`${what} failed, writes to the store fail until the cause is fixed`, failure.error);
     }
     return failure.error;
-  }
-}
-
-/** txn.done(), ignoring the error of an already closed environment (nothing left to free). */
-function doneQuietly(txn: Transaction): void {
-  try {
-    txn.done();
-  } catch {
-    // The environment is already closed.
   }
 }

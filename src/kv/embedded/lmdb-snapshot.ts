@@ -175,3 +175,12 @@ export class LmdbSnapshot implements Snapshot {
     );
   }
 }
+
+/** txn.done(), ignoring the error of an already closed environment (nothing left to free). */
+export function doneQuietly(txn: Transaction): void {
+  try {
+    txn.done();
+  } catch {
+    // The environment is already closed.
+  }
+}

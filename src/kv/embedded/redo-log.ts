@@ -146,6 +146,22 @@ export class RedoLog {
 }
 
 /**
+ * After a write batch failed for good (nothing of it committed, its callers get an error): logs
+ * a mark of the committed sequence in a transaction of its own and waits for its fsync. Any
+ * record the failed batch appended claimed a sequence past that mark, so recovery drops it
+ * (redo-record.ts, committedChain); without the mark, a failed record with nothing after it
+ * would be replayed after a crash, resurrecting a write its client was told had failed.
+ */
+export async function markFailedBatch(dbs: EmbeddedDbs, log: RedoLog): Promise<void> {
+  const appended = await dbs.data.transaction(() => {
+    const meta = dbs.meta;
+    const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
+    return log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), encodeRecord({ kind: 'mark', base }));
+  });
+  await appended.file.sync(appended.count);
+}
+
+/**
  * One transaction's writes: applied to LMDB at once and recorded; finish() appends the record.
  * Without a log (the store opened with LMDB syncing each commit) it only writes.
  */

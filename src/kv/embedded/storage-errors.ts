@@ -49,6 +49,17 @@ export async function writeCause(err: unknown): Promise<unknown> {
 }
 
 /**
+ * Waits before each retry of a write batch that failed with a retryable LMDB fault
+ * (storage-errors.ts): 6 attempts over ~0.6 s. lmdb-js's LMDB fork caches a free-list position
+ * per process and drops it only when the shared transaction id moved past what this process
+ * expects, so an immediate retry can meet the same stale position: in a harness run
+ * (oltp_write_only, 32 threads, two workers) four attempts within 7 ms all failed. Waiting lets
+ * the other processes commit (or go quiet), after which the cache is dropped.
+ */
+export const RETRY_DELAYS_MS = [5, 15, 45, 135, 405];
+export const BATCH_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/**
  * True for a failed write batch that is worth running again: lmdb-js 3.5's own free-list code
  * (its LMDB fork reuses free pages with a cached cursor range) now and then fails a batch under
  * concurrent writers with "Invalid zero size key" / MDB_BAD_VALSIZE, MDB_NOTFOUND ("Attempting to
