@@ -177,9 +177,15 @@ export class Connection implements ResponseSink {
   flush(): Promise<void> | undefined {
     if (this.writer.pos === 0) return undefined;
     this.flushCount++;
-    const buf = this.writer.take();
-    if (this.socket.destroyed || this.socket.writableEnded) return undefined;
-    if (this.socket.write(buf)) return undefined;
+    if (this.socket.destroyed || this.socket.writableEnded) {
+      this.writer.settle(true);
+      return undefined;
+    }
+    const socket = this.socket;
+    const taken = socket.write(this.writer.pending());
+    // Nothing left queued: the kernel copied the bytes during write(), the buffer is free again.
+    this.writer.settle(socket.writableLength === 0);
+    if (taken) return undefined;
     return new Promise<void>((resolve) => {
       const done = (): void => {
         this.socket.off('drain', done);

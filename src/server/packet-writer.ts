@@ -60,6 +60,25 @@ export class PacketWriter extends ByteWriter {
   }
 
   /**
+   * The bytes written so far as a view of the writer's own buffer (no copy), for one write whose
+   * outcome the caller reports with settle() before anything else is written.
+   */
+  pending(): Buffer {
+    return this.buf.subarray(0, this.pos);
+  }
+
+  /**
+   * Empties the writer after pending() was written (the sequence id is kept). `copied`: the
+   * consumer copied the bytes out (a socket write the kernel took whole), so the buffer is
+   * reused; otherwise the consumer keeps the view and the writer moves to a new buffer. A buffer
+   * grown past HANDOVER_SIZE is not kept either way.
+   */
+  settle(copied: boolean): void {
+    this.pos = 0;
+    if (!copied || this.buf.length > HANDOVER_SIZE) this.buf = Buffer.allocUnsafe(Math.min(this.buf.length, HANDOVER_SIZE));
+  }
+
+  /**
    * Takes the bytes written so far and empties the writer (the sequence id is kept).
    * Small results are copied so the buffer can be reused; large ones are handed over.
    */

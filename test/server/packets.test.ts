@@ -66,6 +66,37 @@ describe('framing', () => {
     }
   });
 
+  it('pending() is a view of the buffer: settle(true) reuses it, settle(false) leaves the view alone', () => {
+    const w = new PacketWriter();
+    w.seq = 7;
+    w.packet(Buffer.from('first'));
+    const a = w.pending();
+    expect([...a]).toEqual([5, 0, 0, 7, ...Buffer.from('first')]);
+    w.settle(true);
+    expect(w.pos).toBe(0);
+    w.packet(Buffer.from('again'));
+    const b = w.pending();
+    expect(b.buffer).toBe(a.buffer); // the same memory: `a` was copied out by its consumer
+    expect(b.byteOffset).toBe(a.byteOffset);
+    expect(b.subarray(4).toString()).toBe('again');
+    w.settle(false);
+    w.packet(Buffer.from('third'));
+    expect(b.subarray(4).toString()).toBe('again'); // kept by its consumer: not overwritten
+    expect(w.pending().buffer).not.toBe(b.buffer);
+    expect(w.pending()[3]).toBe(9);
+  });
+
+  it('settle() does not keep a buffer grown by a big response', () => {
+    const w = new PacketWriter();
+    w.packet(Buffer.alloc(200_000, 1));
+    const big = w.pending();
+    expect(big.length).toBe(200_004);
+    w.settle(true);
+    w.packet(Buffer.from('small'));
+    expect(w.pending().buffer).not.toBe(big.buffer);
+    expect(w.pending().buffer.byteLength).toBeLessThanOrEqual(64 * 1024);
+  });
+
   it('splits payloads >= 16 MiB and re-assembles them, incl. the empty trailing chunk', () => {
     for (const len of [MAX_CHUNK, MAX_CHUNK + 10, 2 * MAX_CHUNK]) {
       const payload = Buffer.alloc(len);

@@ -146,6 +146,28 @@ describe('raw protocol', () => {
     expect(await c.read()).toBeNull();
   });
 
+  it('keeps responses intact while the socket is backed up (the response buffer is reused only after a whole write)', async () => {
+    const c = await loggedIn();
+    c.pause();
+    // Responses of 7-11 KB (under the socket's 16 KB high-water mark, so the server goes on to
+    // the next command while a partly written one is still queued), ~7 MB in all.
+    const counts = Array.from({ length: 800 }, (_, k) => 60 + (k % 40));
+    for (const n of counts) c.send(0, command(Command.QUERY, `SELECT MANY ${n}`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    c.resume();
+    for (const n of counts) {
+      expect((await c.read())?.payload[0]).toBe(2);
+      for (let i = 0; i < 3; i++) await c.read(); // 2 column definitions, EOF
+      for (let i = 0; i < n; i++) {
+        const row = (await c.read())?.payload ?? never();
+        const id = String(i);
+        expect(row.toString('latin1')).toBe(`${String.fromCharCode(id.length)}${id}\x64${'x'.repeat(100)}`);
+      }
+      expect((await c.read())?.payload[0]).toBe(0xfe);
+    }
+    c.close();
+  });
+
   it('rejects packets above max_allowed_packet with 1153 and closes', async () => {
     const c = await loggedIn();
     c.sendRaw(Buffer.from([0xff, 0xff, 0x1f, 0x00, Command.QUERY]));

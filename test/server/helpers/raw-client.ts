@@ -90,6 +90,15 @@ export class RawClient {
     return { hello, reply: await this.read() };
   }
 
+  /** Stops reading from the socket (the server's writes back up once the kernel buffers fill). */
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
   close(): void {
     this.socket.destroy();
   }
