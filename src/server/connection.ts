@@ -181,10 +181,9 @@ export class Connection implements ResponseSink {
       this.writer.settle(true);
       return undefined;
     }
-    const socket = this.socket;
-    const taken = socket.write(this.writer.pending());
+    const taken = this.socket.write(this.writer.pending());
     // Nothing left queued: the kernel copied the bytes during write(), the buffer is free again.
-    this.writer.settle(socket.writableLength === 0);
+    this.writer.settle(this.socket.writableLength === 0);
     if (taken) return undefined;
     return new Promise<void>((resolve) => {
       const done = (): void => {

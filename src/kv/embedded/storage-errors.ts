@@ -50,7 +50,7 @@ export async function writeCause(err: unknown): Promise<unknown> {
 
 /**
  * Waits before each retry of a write batch that failed with a retryable LMDB fault
- * (storage-errors.ts): 6 attempts over ~0.6 s. lmdb-js's LMDB fork caches a free-list position
+ * (isRetryableWriteFailure below): 6 attempts over ~0.6 s. lmdb-js's LMDB fork caches a free-list position
  * per process and drops it only when the shared transaction id moved past what this process
  * expects, so an immediate retry can meet the same stale position: in a harness run
  * (oltp_write_only, 32 threads, two workers) four attempts within 7 ms all failed. Waiting lets
