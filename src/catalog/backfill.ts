@@ -29,12 +29,13 @@ export const BACKFILL_BATCH = 8192;
 /** Rows per backfill transaction (tests lower it to exercise several batches). */
 export const backfillSettings = { batchSize: BACKFILL_BATCH };
 
+/** An entry to write; a unique index's entries keep what the duplicate check and its 1062 need. */
 interface PendingEntry {
   readonly key: Uint8Array;
   readonly value: Uint8Array;
   readonly distinct: boolean;
-  readonly handle: Handle;
-  readonly row: Value[];
+  readonly handle?: Handle;
+  readonly row?: Value[];
 }
 
 /**
@@ -110,7 +111,9 @@ function entryMapper(table: TableInfo, index: IndexInfo): PairMapper<PendingEntr
         : decodeRecordKey(copyBytes(key, ks, ke), 'common').handle;
     const row = decode(handle, value, vs, ve);
     const e = indexEntry(table, index, row, handle);
-    return { key: e.key, value: e.value, distinct: e.distinct, handle, row };
+    // A batch's entries live until its commit: keep no more of them than needed (less to copy
+    // in each young-generation GC, less promoted).
+    return index.unique ? { key: e.key, value: e.value, distinct: e.distinct, handle, row } : e;
   };
 }
 
@@ -122,14 +125,15 @@ async function checkUnique(txn: Txn, table: TableInfo, index: IndexInfo, entries
   distinct.forEach((e, i) => {
     const hex = toHex(e.key);
     const stored = existing[i];
+    const handle = e.handle as Handle;
     const owner = stored !== undefined ? decodeIndexValue(stored) : inBatch.get(hex);
-    if (owner !== undefined && (owner === null || !sameHandle(owner, e.handle))) throw duplicateError(table, index, e);
-    inBatch.set(hex, e.handle);
+    if (owner !== undefined && (owner === null || !sameHandle(owner, handle))) throw duplicateError(table, index, e);
+    inBatch.set(hex, handle);
   });
 }
 
 function duplicateError(table: TableInfo, index: IndexInfo, e: PendingEntry): SqlError {
-  return SqlError.of('ER_DUP_ENTRY', duplicateEntryText(indexValues(index, e.row)), `${table.name}.${index.name}`);
+  return SqlError.of('ER_DUP_ENTRY', duplicateEntryText(indexValues(index, e.row ?? [])), `${table.name}.${index.name}`);
 }
 
 export function sameHandle(a: Handle, b: Handle): boolean {

@@ -15,6 +15,7 @@ import { sharedWriter } from './byte-writer.js';
 import { corrupt } from './codec-error.js';
 import type { Handle } from './handle.js';
 import { readInt64Flipped, writeInt64Flipped } from './memcomparable-int.js';
+import { copyBytes } from '../util/index.js';
 
 const NON_DISTINCT = 0x30;
 const INT_HANDLE = 0x01;
@@ -22,7 +23,8 @@ const COMMON_HANDLE = 0x02;
 const NON_DISTINCT_VALUE = new Uint8Array([NON_DISTINCT]);
 
 export function encodeIndexValue(handle: Handle | null): Uint8Array {
-  if (handle === null) return NON_DISTINCT_VALUE.slice();
+  // A pooled copy (util/byte-slab.ts): slice() would make a fresh ArrayBuffer per entry.
+  if (handle === null) return copyBytes(NON_DISTINCT_VALUE, 0, 1);
   const w = sharedWriter();
   if (handle.kind === 'int') {
     w.u8(INT_HANDLE);
