@@ -19,7 +19,7 @@ import { svgChart } from './bench/chart.js';
 import { markdownReport } from './bench/markdown.js';
 import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
-import type { BenchParams, BenchResults, RunResult, ServerInfo } from './bench/results.js';
+import { median, type BenchParams, type BenchResults, type RunResult, type ServerInfo } from './bench/results.js';
 import { mariadb, shaleCluster, shaleEmbedded, sql, type BenchServer, type ServerName } from './bench/servers.js';
 import { loadGroups, RUN_ORDERS, runSchedule, type RunOrder, type RunStep } from './bench/schedule.js';
 import { runWorkload, sysbench, SysbenchTimeout, WORKLOADS } from './bench/sysbench-cmd.js';
@@ -83,7 +83,7 @@ function program(): Command {
         .choices([...RUN_ORDERS])
         .default('interleaved'),
     )
-    .addOption(new Option('--repeat <n>', 'run every measurement n times; the report gives medians and the range of the ratios').argParser(positiveInt).default(1))
+    .addOption(new Option('--repeat <n>', 'run every measurement n times, the bulk load too; the report gives medians and the range of the ratios').argParser(positiveInt).default(1))
     .option('--smoke', 'tiny run that checks the harness: 1 table × 200 rows, 2 s runs, threads 1,2', false)
     .addHelpText('after', '\nNeeds sysbench, mariadb-server (mariadbd, mariadb-install-db) and mariadb-client; the cluster also needs etcd and haproxy.\nRun `npm run build` first (the harness starts bin/shale.js).');
 }
@@ -114,10 +114,11 @@ function commandOutput(cmd: string, args: readonly string[]): string {
   }
 }
 
-/** A started server, its bulk-load result, and why its remaining runs are skipped (if so). */
+/** A started server, its bulk-load times (one per round), and why its remaining runs are skipped (if so). */
 interface Loaded {
   readonly server: BenchServer;
-  readonly info: ServerInfo;
+  readonly version: string;
+  readonly bulkRuns: number[];
   hung?: string;
 }
 
@@ -127,12 +128,26 @@ async function startAndLoad(server: BenchServer, o: Options, progress: Progress)
   await server.start();
   const version = await server.version();
   await sql(server.port, ['DROP DATABASE IF EXISTS sbtest', 'CREATE DATABASE sbtest']);
-  progress.step(server.name, `prepare ${o.tables}×${o.tableSize}`, prepareEstimate(o));
+  const loaded: Loaded = { server, version, bulkRuns: [] };
+  await timedLoad(loaded, o, progress, 1);
+  return loaded;
+}
+
+/** Times one `sysbench prepare`; a later round first drops the tables the last one made. */
+async function timedLoad(l: Loaded, o: Options, progress: Progress, round: number): Promise<void> {
+  const name = l.server.name;
+  if (round > 1) await sysbench(l.server.port, sizeOf(o), 'oltp_common', 'cleanup');
+  progress.step(name, `prepare ${o.tables}×${o.tableSize}${o.repeat > 1 ? ` (round ${round} of ${o.repeat})` : ''}`, prepareEstimate(o));
   const t0 = performance.now();
-  await sysbench(server.port, sizeOf(o), 'oltp_common', 'prepare', [`--threads=${o.tables}`]);
-  const bulkLoadSeconds = (performance.now() - t0) / 1000;
-  progress.log(`${server.name}: prepare ${bulkLoadSeconds.toFixed(2)} s`);
-  return { server, info: { name: server.name, label: server.label, version, bulkLoadSeconds } };
+  await sysbench(l.server.port, sizeOf(o), 'oltp_common', 'prepare', [`--threads=${o.tables}`]);
+  const seconds = (performance.now() - t0) / 1000;
+  l.bulkRuns.push(seconds);
+  progress.log(`${name}: prepare ${seconds.toFixed(2)} s`);
+}
+
+function infoOf(l: Loaded): ServerInfo {
+  const { server, version, bulkRuns } = l;
+  return { name: server.name, label: server.label, version, bulkLoadSeconds: median(bulkRuns) ?? null, bulkLoadRuns: [...bulkRuns] };
 }
 
 /** One measurement; a server that stopped answering would only time out again, so its later runs are skipped. */
@@ -173,6 +188,12 @@ async function measureAll(o: Options, scratch: string, progress: Progress, start
         running.add(server);
         loaded.set(i, await startAndLoad(server, o, progress));
       }
+      // --repeat loads again, the servers taking turns (who goes first rotates, as in the runs),
+      // so each bulk-load ratio pairs two loads seconds apart; the runs use the last round's tables.
+      const inGroup = [...loaded.values()];
+      for (let round = 2; round <= o.repeat; round++) {
+        for (let k = 0; k < inGroup.length; k++) await timedLoad(inGroup[(k + round - 1) % inGroup.length] as Loaded, o, progress, round);
+      }
       for (const step of steps) {
         const l = loaded.get(step.server);
         if (l !== undefined) await runStep(l, step, o, progress, runs);
@@ -184,7 +205,7 @@ async function measureAll(o: Options, scratch: string, progress: Progress, start
     } finally {
       await Promise.all([...running].map((server) => server.stop()));
     }
-    for (const l of loaded.values()) infos.push(l.info);
+    for (const l of loaded.values()) infos.push(infoOf(l));
   }
   return infos;
 }
@@ -216,7 +237,7 @@ async function main(): Promise<void> {
   const o = raw.smoke ? smokeOptions(raw, cmd) : raw;
   const startedAt = new Date();
   const params: BenchParams = { tables: o.tables, tableSize: o.tableSize, seconds: o.time, threads: o.threads, workloads: o.workloads, workers: o.workers, order: o.order, rounds: o.repeat };
-  const perServer = 7 + prepareEstimate(o) + o.workloads.length * o.threads.length * o.time * o.repeat;
+  const perServer = 7 + prepareEstimate(o) * o.repeat + o.workloads.length * o.threads.length * o.time * o.repeat;
   const progress = createProgress(perServer * o.servers.length);
   const scratch = mkdtempSync(join(tmpdir(), 'shale-bench-'));
   const started: BenchServer[] = [];

@@ -3,7 +3,7 @@
  * ignored errors, and the ratio of every ShaleDB server to MariaDB (TPS: higher is better; p99:
  * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times.
  */
-import { findRun, pairedRatio, ratio, type BenchResults, type ServerInfo } from './results.js';
+import { bulkRatio, bulkRuns, findRun, pairedRatio, type BenchResults, type ServerInfo } from './results.js';
 import type { RunOrder } from './schedule.js';
 
 const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
@@ -57,10 +57,21 @@ function threadTable(r: BenchResults, threads: number, shales: readonly ServerIn
 }
 
 function bulkTable(r: BenchResults): string[] {
-  const maria = r.servers.find((s) => s.name === 'mariadb')?.bulkLoadSeconds ?? undefined;
-  const lines = ['## Bulk load (`sysbench oltp_common prepare`, one thread per table)', '', '| server | seconds | / MariaDB |', '|---|---|---|'];
-  for (const s of r.servers) lines.push(`| ${s.label} | ${fmt(s.bulkLoadSeconds ?? undefined, 2)} | ${ratio(s.bulkLoadSeconds ?? undefined, maria)} |`);
+  const maria = r.servers.find((s) => s.name === 'mariadb');
+  const rounds = Math.max(1, ...r.servers.map((s) => bulkRuns(s).length));
+  const lines = ['## Bulk load (`sysbench oltp_common prepare`, one thread per table)', ''];
+  if (rounds > 1) {
+    lines.push(`Loaded ${rounds} times, the servers taking turns: seconds are the median (range), the ratio the median of each round's ratio (range).`, '');
+  }
+  lines.push('| server | seconds | / MariaDB |', '|---|---|---|');
+  for (const s of r.servers) lines.push(`| ${s.label} | ${secondsText(s)} | ${maria === undefined ? '-' : bulkRatio(s, maria)} |`);
   return [...lines, ''];
+}
+
+function secondsText(s: ServerInfo): string {
+  const runs = bulkRuns(s);
+  if (runs.length <= 1) return fmt(s.bulkLoadSeconds ?? undefined, 2);
+  return `${fmt(s.bulkLoadSeconds ?? undefined, 2)} (${fmt(Math.min(...runs), 2)}–${fmt(Math.max(...runs), 2)})`;
 }
 
 function failures(r: BenchResults): string[] {

@@ -20,8 +20,10 @@ export interface ServerInfo {
   readonly name: ServerName;
   readonly label: string;
   readonly version: string;
-  /** Wall time of `sysbench oltp_common prepare` (one thread per table), seconds. */
+  /** Wall time of `sysbench oltp_common prepare` (one thread per table), seconds; the median of bulkLoadRuns. */
   readonly bulkLoadSeconds: number | null;
+  /** Each round's bulk load in round order (--repeat loads again, interleaved); absent = one load. */
+  readonly bulkLoadRuns?: readonly number[];
 }
 
 export interface RunResult {
@@ -72,15 +74,41 @@ export function pairedRatio(r: BenchResults, server: ServerName, base: ServerNam
     const b = baseRounds.get(x.round);
     if (b !== undefined && b !== 0 && Number.isFinite(b) && Number.isFinite(x.numbers[field])) ratios.push(x.numbers[field] / b);
   }
-  if (ratios.length === 0) return '-';
-  ratios.sort((a, b) => a - b);
-  const mid = ratios.length % 2 === 1 ? (ratios[(ratios.length - 1) / 2] as number) : ((ratios[ratios.length / 2 - 1] as number) + (ratios[ratios.length / 2] as number)) / 2;
-  if (ratios.length === 1) return mid.toFixed(2);
-  return `${mid.toFixed(2)} (${(ratios[0] as number).toFixed(2)}–${(ratios[ratios.length - 1] as number).toFixed(2)})`;
+  return ratioText(ratios);
 }
 
-/** a / b with two decimals, or '-' when either is missing or b is 0. */
-export function ratio(a: number | undefined, b: number | undefined): string {
-  if (a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0) return '-';
-  return (a / b).toFixed(2);
+/** The median of `xs` (the mean of the middle two for an even count); undefined when empty. */
+export function median(xs: readonly number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 === 1 ? (s[h] as number) : ((s[h - 1] as number) + (s[h] as number)) / 2;
 }
+
+/** Median ratio with two decimals, and (min–max) when there are several; '-' for none. */
+function ratioText(ratios: readonly number[]): string {
+  const mid = median(ratios);
+  if (mid === undefined) return '-';
+  if (ratios.length === 1) return mid.toFixed(2);
+  return `${mid.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
+}
+
+/** A server's bulk-load rounds (one value for results without bulkLoadRuns). */
+export function bulkRuns(s: ServerInfo): readonly number[] {
+  if (s.bulkLoadRuns !== undefined) return s.bulkLoadRuns;
+  return s.bulkLoadSeconds === null ? [] : [s.bulkLoadSeconds];
+}
+
+/** `server`'s bulk-load time / `base`'s, paired round by round: median (min–max). */
+export function bulkRatio(server: ServerInfo, base: ServerInfo): string {
+  const a = bulkRuns(server);
+  const b = bulkRuns(base);
+  const ratios: number[] = [];
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    if (y > 0) ratios.push(x / y);
+  }
+  return ratioText(ratios);
+}
+

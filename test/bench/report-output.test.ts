@@ -63,7 +63,22 @@ describe('markdownReport', () => {
   });
   it('reports bulk load with its ratio and the failed runs', () => {
     expect(md).toContain('| ShaleDB (embedded) | 3.00 | 1.50 |');
+    expect(md).not.toContain('Loaded ');
     expect(md).toContain('- shaledb oltp_insert 1 threads: sysbench exited with 1');
+  });
+  it('--repeat: bulk load gives the median time and the median of per-round ratios, with ranges', () => {
+    const repeated: BenchResults = {
+      ...results,
+      servers: [
+        { name: 'shaledb', label: 'ShaleDB (embedded)', version: '8.0.11-ShaleDB', bulkLoadSeconds: 5, bulkLoadRuns: [6, 5, 4] },
+        { name: 'mariadb', label: 'MariaDB', version: '10.11', bulkLoadSeconds: 2, bulkLoadRuns: [2, 2.5, 1] },
+      ],
+    };
+    const out = markdownReport(repeated);
+    expect(out).toContain('Loaded 3 times, the servers taking turns');
+    // Per-round ratios 3.00, 2.00, 4.00: median 3.00. A median of the times (5 / 2) would say 2.50.
+    expect(out).toContain('| ShaleDB (embedded) | 5.00 (4.00–6.00) | 3.00 (2.00–4.00) |');
+    expect(out).toContain('| MariaDB | 2.00 (1.00–2.50) | 1.00 (1.00–1.00) |');
   });
 });
 

@@ -48,7 +48,10 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
     expect(stdout).toContain('| oltp_point_select |');
     const results = JSON.parse(readFileSync(join(out, 'smoke.json'), 'utf8')) as BenchResults;
     expect(results.servers.map((s) => s.name)).toEqual(['shaledb', 'mariadb']);
-    for (const s of results.servers) expect(s.bulkLoadSeconds).toBeGreaterThan(0);
+    for (const s of results.servers) {
+      expect(s.bulkLoadSeconds).toBeGreaterThan(0);
+      expect(s.bulkLoadRuns).toEqual([s.bulkLoadSeconds]);
+    }
     expect(results.runs).toHaveLength(2 * WORKLOADS.length);
     // The default --order interleaved: each workload ran on both servers back to back.
     expect(results.params.order).toBe('interleaved');
@@ -65,6 +68,26 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
     expect(readFileSync(join(out, 'smoke.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
     expect(readFileSync(join(out, 'smoke.md'), 'utf8')).toContain('shaledb/mariadb TPS');
     // Both servers were stopped: their ports are free again.
+    expect(await portFree(base)).toBe(true);
+    expect(await portFree(base + 1)).toBe(true);
+  }, 300_000);
+
+  it('--repeat loads again in every round (dropping the last round\'s tables) and runs every round', async () => {
+    const base = await pickBase();
+    const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+    const args = ['sysbench/bench.ts', '--smoke', '--time', '1', '--threads', '1', '--workloads', 'oltp_point_select', '--repeat', '2'];
+    await run(tsx, [...args, '--port-base', String(base), '--out', out, '--name', 'smoke-repeat'], { cwd: REPO_ROOT, maxBuffer: 16 << 20, timeout: 240_000 });
+    const results = JSON.parse(readFileSync(join(out, 'smoke-repeat.json'), 'utf8')) as BenchResults;
+    for (const s of results.servers) {
+      expect(s.bulkLoadRuns).toHaveLength(2);
+      for (const t of s.bulkLoadRuns ?? []) expect(t).toBeGreaterThan(0);
+    }
+    for (const round of [1, 2]) {
+      expect(new Set(results.runs.filter((r) => r.round === round).map((r) => r.server))).toEqual(new Set(['shaledb', 'mariadb']));
+    }
+    expect(results.runs).toHaveLength(4);
+    for (const r of results.runs) expect(r.error, `${r.server} round ${r.round ?? 1}`).toBeUndefined();
+    expect(readFileSync(join(out, 'smoke-repeat.md'), 'utf8')).toContain('Loaded 2 times, the servers taking turns');
     expect(await portFree(base)).toBe(true);
     expect(await portFree(base + 1)).toBe(true);
   }, 300_000);
