@@ -38,6 +38,16 @@ interface PendingEntry {
   readonly row?: Value[];
 }
 
+/** A distinct entry of a unique index: checked against the stored entries and the batch. */
+type CheckedEntry = Required<PendingEntry>;
+
+function isChecked(e: PendingEntry): e is CheckedEntry {
+  if (!e.distinct) return false;
+  // Only a unique index has distinct entries, and entryMapper keeps both for those.
+  if (e.handle === undefined || e.row === undefined) throw new Error('backfill: a distinct index entry without its handle and row');
+  return true;
+}
+
 /**
  * Where a backfill stands. `rowsTotal` is estimated (backfill-estimate.ts): exact for dense
  * integer handles and for common-handle tables (counted at the start; rows inserted since are
@@ -118,22 +128,21 @@ function entryMapper(table: TableInfo, index: IndexInfo): PairMapper<PendingEntr
 }
 
 async function checkUnique(txn: Txn, table: TableInfo, index: IndexInfo, entries: readonly PendingEntry[]): Promise<void> {
-  const distinct = entries.filter((e) => e.distinct);
+  const distinct = entries.filter(isChecked);
   if (distinct.length === 0) return;
   const existing = await txn.batchGet(distinct.map((e) => e.key));
   const inBatch = new Map<string, Handle>();
   distinct.forEach((e, i) => {
     const hex = toHex(e.key);
     const stored = existing[i];
-    const handle = e.handle as Handle;
     const owner = stored !== undefined ? decodeIndexValue(stored) : inBatch.get(hex);
-    if (owner !== undefined && (owner === null || !sameHandle(owner, handle))) throw duplicateError(table, index, e);
-    inBatch.set(hex, handle);
+    if (owner !== undefined && (owner === null || !sameHandle(owner, e.handle))) throw duplicateError(table, index, e);
+    inBatch.set(hex, e.handle);
   });
 }
 
-function duplicateError(table: TableInfo, index: IndexInfo, e: PendingEntry): SqlError {
-  return SqlError.of('ER_DUP_ENTRY', duplicateEntryText(indexValues(index, e.row ?? [])), `${table.name}.${index.name}`);
+function duplicateError(table: TableInfo, index: IndexInfo, e: CheckedEntry): SqlError {
+  return SqlError.of('ER_DUP_ENTRY', duplicateEntryText(indexValues(index, e.row)), `${table.name}.${index.name}`);
 }
 
 export function sameHandle(a: Handle, b: Handle): boolean {
