@@ -56,7 +56,8 @@ describe('embedded store on a full disk', () => {
       expect(failure).toBeInstanceOf(SqlError);
       const err = failure as SqlError;
       expect(err.errno).toBe(1021);
-      expect(err.message).toMatch(/^Disk full \(.*\/db\/data\.mdb: .*(No space left on device|short write).*, \d+ bytes free; the transaction was rolled back\); waiting for someone to free some space\.\.\.$/);
+      // The disk fills up under either file: LMDB's data file or the redo log's append.
+      expect(err.message).toMatch(/^Disk full \(.*\/db\/(data\.mdb|redo\.\d+): .*(no space left on device|short write).*, \d+ bytes free; the transaction was rolled back\); waiting for someone to free some space\.\.\.$/i);
       expect(reports).toHaveLength(1);
       expect(reports[0]).toMatch(/^commit failed, writes to the store fail until the cause is fixed: SqlError: Disk full/);
       // Every acknowledged commit is intact; the failed one is not applied.
@@ -92,6 +93,11 @@ describe('LMDB write failures as MySQL errors', () => {
       "The table 'lmdb:///var/lib/shale (MDB_MAP_FULL: Environment mapsize limit reached; the transaction was rolled back)' is full",
     );
     expect(mapFull.error).toMatchObject({ errno: 1114 });
+    // A redo-log append fails with a Node system error that carries the log file's path.
+    const logFull = Object.assign(new Error('ENOSPC: no space left on device, write'), { errno: -28, code: 'ENOSPC', syscall: 'write', path: '/var/lib/shale/redo.7' });
+    const logNospc = await mapWriteError(logFull, dir, 'x');
+    expect(logNospc.storage).toBe(true);
+    expect((logNospc.error as Error).message).toMatch(/^Disk full \(\/var\/lib\/shale\/redo\.7: ENOSPC: no space left on device, write \(errno 28\)/);
     const rofs = await mapWriteError(lmdbFailure(30, 'Read-only file system'), dir, 'x');
     expect((rofs.error as Error).message).toBe("Got error 30 - 'Read-only file system writing /var/lib/shale/data.mdb; the transaction was rolled back' during COMMIT");
   });

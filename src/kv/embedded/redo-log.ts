@@ -41,11 +41,15 @@ export class LogFile {
 
   constructor(
     readonly gen: bigint,
+    private readonly path: string,
     private readonly fd: number,
     private readonly onSyncFailure: (err: unknown) => void,
   ) {}
 
-  /** Appends `bytes` (the caller holds LMDB's write lock). A failed append leaves the file as it was. */
+  /**
+   * Appends `bytes` (the caller holds LMDB's write lock). A failed append leaves the file as it
+   * was and throws the OS error with this file's path (`path`), so the store can name it.
+   */
   append(bytes: Buffer): number {
     if (this.retired) throw new Error(`redo log generation ${this.gen} is retired`);
     let done = 0;
@@ -53,6 +57,7 @@ export class LogFile {
       while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
     } catch (err) {
       if (done > 0) ftruncateSync(this.fd, fstatSync(this.fd).size - done);
+      if (err instanceof Error) Object.assign(err, { path: this.path });
       throw err;
     }
     return ++this.appended;
@@ -136,9 +141,10 @@ export class RedoLog {
 
   private fileFor(gen: bigint): LogFile {
     if (this.file?.gen === gen) return this.file;
-    const fd = openSync(logFileName(this.dir, gen), 'a');
+    const path = logFileName(this.dir, gen);
+    const fd = openSync(path, 'a');
     this.file?.retire();
-    this.file = new LogFile(gen, fd, (err) => {
+    this.file = new LogFile(gen, path, fd, (err) => {
       this.broken ??= err;
     });
     return this.file;

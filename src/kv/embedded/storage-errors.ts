@@ -10,7 +10,9 @@
  *   - 1114 ER_STORAGE_FULL MDB_MAP_FULL (lmdb-js grows the map by itself, so in practice only
  *                          when it cannot);
  *   - 1180 ER_ERROR_DURING_COMMIT any other I/O error (EROFS, EACCES, EIO ...).
- * Each message names the file and the OS error and says the transaction was rolled back.
+ * The same codes apply to a failed append to the redo log (a Node system error carrying the log
+ * file's `path`). Each message names the file and the OS error and says the transaction was
+ * rolled back.
  * Example: "Disk full (/data/data.mdb: No space left on device (errno 28), 0 bytes free; the
  * transaction was rolled back); waiting for someone to free some space...".
  *
@@ -77,7 +79,8 @@ export async function mapWriteError(err: unknown, dir: string, url: string): Pro
   const cause = await writeCause(err);
   const errno = lmdbCode(cause);
   if (errno === undefined || !(cause instanceof Error)) return { error: err, storage: false };
-  const file = join(dir, 'data.mdb');
+  const path = (cause as { path?: unknown }).path;
+  const file = typeof path === 'string' ? path : join(dir, 'data.mdb');
   const rolledBack = 'the transaction was rolled back';
   if (errno === MDB_MAP_FULL) return { error: SqlError.of('ER_STORAGE_FULL', `${url} (${cause.message}; ${rolledBack})`), storage: true };
   const free = await freeBytes(dir);
@@ -102,10 +105,16 @@ export function openError(dir: string, err: unknown): Error {
   return new Error(`cannot open the embedded store in ${dir}: ${message}; ${hint}`, { cause: err });
 }
 
-/** The errno (or negative LMDB code) lmdb-js puts in `code`; undefined for other errors. */
+/**
+ * The errno (or negative LMDB code) lmdb-js puts in `code`, or the errno of a Node system error
+ * (`errno` negative, `syscall` set, e.g. a redo-log write); undefined for other errors.
+ */
 function lmdbCode(err: unknown): number | undefined {
-  const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'number' && code !== 0 ? code : undefined;
+  const e = err as { code?: unknown; errno?: unknown; syscall?: unknown } | null;
+  const code = e?.code;
+  if (typeof code === 'number' && code !== 0) return code;
+  const errno = e?.errno;
+  return typeof errno === 'number' && errno < 0 && typeof e?.syscall === 'string' ? -errno : undefined;
 }
 
 async function freeBytes(dir: string): Promise<number | undefined> {
