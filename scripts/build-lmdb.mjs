@@ -16,20 +16,25 @@
  * The fix drops that assignment: the first (exclusive) opener still sets the counter, in
  * mdb_env_share_locks(), from the newest meta page; later openers leave it alone.
  *
+ * A second change lets LMDB reuse pages born after the oldest reader ("young pages", see
+ * lmdb-young-pages.mjs): with the checkpointer's read transaction held, LMDB otherwise reuses no
+ * page for a whole checkpoint interval.
+ *
  * node-gyp-build loads build/Release/lmdb.node before the prebuilt binaries, so the fixed build
- * takes over; `build/Release/shaledb-lmdb-fix` records which fix it carries (checked at run time
+ * takes over; `build/Release/shaledb-lmdb-fix` records which fixes it carries (checked at run time
  * by src/kv/embedded/lmdb-build.ts). Needs python3, make and a C++ compiler.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { YOUNG_PAGES_HUNKS, YOUNG_PAGES_ID } from './lmdb-young-pages.mjs';
 
-const FIX_ID = 'its9496-mti-txnid-v1';
+const FIX_ID = `its9496-mti-txnid-v1+${YOUNG_PAGES_ID}`;
 const LMDB_VERSION = '3.5.6';
 const SOURCE = 'dependencies/lmdb/libraries/liblmdb/mdb.c';
 const BROKEN = '\tif (env->me_txns)\n\t\tenv->me_txns->mti_txnid = meta.mm_txnid;\n\n#if MDB_DEBUG';
-const FIXED = `\t/* ShaleDB ${FIX_ID}: a later opener must not move mti_txnid back (see ITS#9496). */\n\n#if MDB_DEBUG`;
+const FIXED = `\t/* ShaleDB its9496-mti-txnid-v1: a later opener must not move mti_txnid back (see ITS#9496). */\n\n#if MDB_DEBUG`;
 
 function fail(message) {
   process.stderr.write(`build-lmdb: ${message}\n`);
@@ -46,16 +51,20 @@ function lmdbDir() {
   return fail(`no lmdb package.json above ${entry}`);
 }
 
-/** Patches mdb.c in place (idempotent); fails if the source is not the one the fix was written for. */
+/** Patches mdb.c in place (idempotent); fails if the source is not the one the changes were written for. */
 function patchSource(dir) {
   const version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
   if (version !== LMDB_VERSION) fail(`lmdb ${version} installed, the fix is written for ${LMDB_VERSION}: review it for the new version`);
   const path = join(dir, SOURCE);
-  const text = readFileSync(path, 'utf8');
-  if (text.includes(FIXED)) return;
-  const at = text.indexOf(BROKEN);
-  if (at < 0 || text.indexOf(BROKEN, at + 1) >= 0) fail(`${path}: the code the fix replaces was not found exactly once`);
-  writeFileSync(path, text.slice(0, at) + FIXED + text.slice(at + BROKEN.length));
+  let text = readFileSync(path, 'utf8');
+  const hunks = [{ what: 'ITS#9496', before: BROKEN, after: FIXED }, ...YOUNG_PAGES_HUNKS];
+  for (const { what, before, after } of hunks) {
+    if (text.includes(after)) continue;
+    const at = text.indexOf(before);
+    if (at < 0 || text.indexOf(before, at + 1) >= 0) fail(`${path}: the code the change "${what}" replaces was not found exactly once`);
+    text = text.slice(0, at) + after + text.slice(at + before.length);
+  }
+  writeFileSync(path, text);
 }
 
 /** node-gyp: npm's own (npm tells lifecycle scripts where it is), else the one bundled with npm. */

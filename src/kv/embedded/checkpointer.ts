@@ -171,7 +171,7 @@ export class Checkpointer {
       // acknowledged: recovery may need both, and a later file's records build on earlier ones.
       syncIfExists(logFileName(this.dir, plan.oldGen));
       const pages = readMetaPages(this.dataFd);
-      taken = { ...pages, gen: plan.gen, pin: this.dbs.data.useReadTransaction(), seq: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) };
+      taken = { ...pages, gen: plan.gen, pin: this.newestSnapshot(), seq: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) };
       void meta.putSync(LOG_OWNER_KEY, lease(process.pid, plan.now));
       void meta.putSync(LOG_GEN_KEY, encodeTs(plan.gen));
     });
@@ -180,6 +180,19 @@ export class Checkpointer {
       this.lastCheckpoint = plan.now;
     }
     return taken;
+  }
+
+  /**
+   * Under the write lock: a read transaction on the newest commit, the one whose meta pages were
+   * just copied. lmdb-js hands out one shared read transaction per event-loop turn, which may be
+   * older than a commit another process (or this one's write thread) made since; it is reset
+   * first. The pin must be exactly that snapshot: LMDB reuses pages written after the oldest
+   * reader once no reader holds them (scripts/lmdb-young-pages.mjs), so an older pin would not
+   * keep the checkpoint's own tree.
+   */
+  private newestSnapshot(): Transaction {
+    this.dbs.data.resetReadTxn();
+    return this.dbs.data.useReadTransaction();
   }
 
   /** Renews the lease this process holds (an LMDB write, synced by the next checkpoint or never needed). */

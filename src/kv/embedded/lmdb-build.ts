@@ -8,8 +8,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-/** The fix id scripts/build-lmdb.mjs writes next to the add-on it built. */
-const FIX_ID = 'its9496-mti-txnid-v1';
+/**
+ * The fix id scripts/build-lmdb.mjs writes next to the add-on it built: the ITS#9496 fix and
+ * the reuse of young pages (scripts/lmdb-young-pages.mjs).
+ */
+const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v1';
 
 export function lmdbHasOpenFix(): boolean {
   // node-gyp-build would skip build/Release for the prebuilt binaries.
