@@ -66,7 +66,8 @@ describe('full disk under a running server', () => {
         );
       }
       expect(failure?.errno, failure?.message).toBe(1021);
-      expect(failure?.message).toMatch(/^Disk full \(.*\/data\/data\.mdb: .*; the transaction was rolled back\); waiting for someone to free some space\.\.\.$/);
+      // The file that hit the full disk: LMDB's data file or the redo log.
+      expect(failure?.message).toMatch(/^Disk full \(.*\/data\/(data\.mdb|redo\.\d+): .*; the transaction was rolled back\); waiting for someone to free some space\.\.\.$/);
       expect(await count(c)).toBe(acked);
       await c.query('ADMIN CHECK TABLE t');
       const lines = log.split('\n').filter((l) => l.includes('"event":"kv_background_error"'));
