@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, rmSync } from 'node:fs';
-import { RedoLog, logFileName } from '../../src/kv/embedded/redo-log.js';
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { LogFile, RedoLog, logFileName } from '../../src/kv/embedded/redo-log.js';
 import { decodeRecords, encodeRecord } from '../../src/kv/embedded/redo-record.js';
 import { tempDir } from './backends.js';
 
@@ -43,6 +44,33 @@ describe('redo log files (one process)', () => {
     } finally {
       process.off('uncaughtException', onUncaught);
       log.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a failed append or fdatasync throws the OS error with the log file's path", async () => {
+    const dir = tempDir('shale-redolog-');
+    try {
+      const path = join(dir, 'redo.5');
+      closeSync(openSync(path, 'w'));
+      const failures: unknown[] = [];
+      const readOnly = openSync(path, 'r');
+      try {
+        const reader = new LogFile(5n, path, readOnly, (err) => failures.push(err));
+        expect(() => reader.append(rec(0n))).toThrow(expect.objectContaining({ code: 'EBADF', path }));
+      } finally {
+        closeSync(readOnly);
+      }
+      // fdatasync of a character device fails with EINVAL (a closed fd could be reused meanwhile).
+      const device = openSync('/dev/null', 'a');
+      try {
+        const unsyncable = new LogFile(5n, path, device, (err) => failures.push(err));
+        await expect(unsyncable.sync(1)).rejects.toMatchObject({ code: 'EINVAL', path });
+      } finally {
+        closeSync(device);
+      }
+      expect(failures).toHaveLength(1);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

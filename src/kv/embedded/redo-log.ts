@@ -48,7 +48,8 @@ export class LogFile {
 
   /**
    * Appends `bytes` (the caller holds LMDB's write lock). A failed append leaves the file as it
-   * was and throws the OS error with this file's path (`path`), so the store can name it.
+   * was and throws the OS error with this file's path (`path`), so the store can name it (a
+   * failed fdatasync carries it too).
    */
   append(bytes: Buffer): number {
     if (this.retired) throw new Error(`redo log generation ${this.gen} is retired`);
@@ -98,6 +99,7 @@ export class LogFile {
     const waiting = this.waiters;
     this.waiters = [];
     if (err !== null) {
+      Object.assign(err, { path: this.path });
       this.failure = err;
       this.onSyncFailure(err);
       for (const w of waiting) w.reject(err);
