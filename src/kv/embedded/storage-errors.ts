@@ -70,14 +70,14 @@ export const BATCH_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
  * before writing, so these codes never come from a caller's key.
  */
 export function isRetryableWriteFailure(cause: unknown): boolean {
-  const code = lmdbCode(cause);
+  const code = errnoOf(cause);
   return code === MDB_BAD_VALSIZE || code === MDB_NOTFOUND || code === MDB_PROBLEM;
 }
 
 /** Maps an error from an lmdb-js write transaction; other errors pass through unchanged. */
 export async function mapWriteError(err: unknown, dir: string, url: string): Promise<WriteFailure> {
   const cause = await writeCause(err);
-  const errno = lmdbCode(cause);
+  const errno = errnoOf(cause);
   if (errno === undefined || !(cause instanceof Error)) return { error: err, storage: false };
   const path = (cause as { path?: unknown }).path;
   const file = typeof path === 'string' ? path : join(dir, 'data.mdb');
@@ -95,7 +95,7 @@ export async function mapWriteError(err: unknown, dir: string, url: string): Pro
 /** Why the store in `dir` cannot be opened, with what to fix. */
 export function openError(dir: string, err: unknown): Error {
   const message = err instanceof Error ? err.message : String(err);
-  const errno = lmdbCode(err) ?? -(((err as { errno?: unknown }).errno as number | undefined) ?? 0);
+  const errno = errnoOf(err) ?? -(((err as { errno?: unknown }).errno as number | undefined) ?? 0);
   const code = (err as { code?: unknown }).code;
   let hint = 'the data directory must be a writable directory';
   if (errno === EACCES || errno === EPERM || code === 'EACCES' || code === 'EPERM') hint = 'the data directory is not writable by this user: fix its owner or mode';
@@ -109,7 +109,7 @@ export function openError(dir: string, err: unknown): Error {
  * The errno (or negative LMDB code) lmdb-js puts in `code`, or the errno of a Node system error
  * (`errno` negative, `syscall` set, e.g. a redo-log write); undefined for other errors.
  */
-function lmdbCode(err: unknown): number | undefined {
+function errnoOf(err: unknown): number | undefined {
   const e = err as { code?: unknown; errno?: unknown; syscall?: unknown } | null;
   const code = e?.code;
   if (typeof code === 'number' && code !== 0) return code;
