@@ -23,6 +23,27 @@ describe('redo log files (one process)', () => {
     }
   });
 
+  it('an append starts the fdatasync itself: no commit has to ask for it', async () => {
+    const dir = tempDir('shale-redolog-');
+    const log = new RedoLog(dir);
+    try {
+      // A write batch's callbacks append in one job; nobody calls sync() here.
+      const appended = [0n, 1n, 2n].map((b) => log.append(1n, rec(b)));
+      const file = appended[0]?.file;
+      expect(file).toBeDefined();
+      if (file === undefined) return;
+      expect(file.syncedCount).toBe(0);
+      const deadline = Date.now() + 5000;
+      while (file.syncedCount < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      expect(file.syncedCount).toBe(3);
+      // Later waiters are answered from what is already synced.
+      await Promise.all(appended.map((a) => a.file.sync(a.count)));
+    } finally {
+      log.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a commit that appended before a generation switch and syncs after it is still answered (no fdatasync on a closed fd)', async () => {
     const dir = tempDir('shale-redolog-');
     const log = new RedoLog(dir);

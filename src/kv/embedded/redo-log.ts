@@ -38,6 +38,7 @@ export class LogFile {
   private retired = false;
   private closed = false;
   private failure: unknown;
+  private syncQueued = false;
 
   constructor(
     readonly gen: bigint,
@@ -61,7 +62,28 @@ export class LogFile {
       if (err instanceof Error) Object.assign(err, { path: this.path });
       throw err;
     }
+    this.syncSoon();
     return ++this.appended;
+  }
+
+  /** Appended records known to be on disk (a count, as `append` returns). */
+  get syncedCount(): number {
+    return this.synced;
+  }
+
+  /**
+   * Starts the fdatasync of everything appended once the current JavaScript job ends (a
+   * microtask), without waiting for a commit to ask. lmdb-js runs a write batch's callbacks in one
+   * job, so one fdatasync covers the whole batch, and it runs while lmdb-js's write thread
+   * commits the batch to LMDB rather than after (a commit is acknowledged when both are done).
+   */
+  private syncSoon(): void {
+    if (this.syncQueued) return;
+    this.syncQueued = true;
+    queueMicrotask(() => {
+      this.syncQueued = false;
+      this.sync(this.appended).catch(() => undefined);
+    });
   }
 
   /** Resolves once an fdatasync that started after append number `upTo` finished. */
