@@ -19,6 +19,7 @@ import { createServer, type Socket } from 'node:net';
 import { parseArgs } from 'node:util';
 import { positiveInt } from './lib/drive.js';
 import { runIfMain } from './lib/script.js';
+import { readThroughSharedBuffer } from '../src/server/socket-input.js';
 
 const CAPABILITIES = 0x0001 | 0x0004 | 0x0008 | 0x0200 | 0x2000 | 0x8000 | 0x20000 | 0x80000;
 const STATUS_AUTOCOMMIT = 0x0002;
@@ -94,14 +95,15 @@ const COM_STMT_PREPARE = 0x16;
 const COM_STMT_EXECUTE = 0x17;
 const COM_STMT_CLOSE = 0x19;
 
-/** Serves one connection: frames packets out of the byte stream, answers each command. */
-export function serveStub(socket: Socket, connectionId: number): void {
-  socket.setNoDelay(true);
-  socket.write(packet(0, handshake(connectionId)));
+/**
+ * Serves one connection: frames packets out of the byte stream, answers each command. Reads go
+ * through the server's shared read buffer (src/server/socket-input.ts), as ShaleDB's do.
+ */
+export function serveStub(accepted: Socket, connectionId: number): void {
   let authed = false;
   let nextStmt = 1;
   let pending: Buffer = Buffer.alloc(0);
-  socket.on('data', (chunk: Buffer) => {
+  const onChunk = (chunk: Buffer): void => {
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     while (pending.length >= 4) {
       const len = pending.readUIntLE(0, 3);
@@ -116,8 +118,13 @@ export function serveStub(socket: Socket, connectionId: number): void {
       else if (command === COM_QUIT) socket.end();
       else if (command !== COM_STMT_CLOSE) socket.write(packet(1, OK));
     }
-  });
+  };
+  const adopted = readThroughSharedBuffer(accepted, onChunk);
+  const socket = adopted ?? accepted;
+  if (adopted === undefined) socket.on('data', onChunk);
+  socket.setNoDelay(true);
   socket.on('error', () => socket.destroy());
+  socket.write(packet(0, handshake(connectionId)));
 }
 
 /** Serves until SIGTERM/SIGINT; with --workers > 1 as that many node:cluster workers. */

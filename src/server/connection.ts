@@ -11,6 +11,7 @@ import type { Engine, Session } from '../sql/session/types.js';
 import { Status } from './constants.js';
 import { PacketDecoder, type Packet } from './packet-decoder.js';
 import { PacketWriter } from './packet-writer.js';
+import { readThroughSharedBuffer } from './socket-input.js';
 import { PreparedRegistry } from './prepared-registry.js';
 import { PacketTooLarge } from './protocol-errors.js';
 import type { ColumnsCache, ResponseSink } from './result-writer.js';
@@ -60,9 +61,11 @@ export class Connection implements ResponseSink {
   private idleTimerAt = 0;
   private idleDeadline = 0;
 
+  /** Replaced by its TLS wrapper after an SSLRequest (startTls). */
+  socket: Socket;
+
   constructor(
-    /** Replaced by its TLS wrapper after an SSLRequest (startTls). */
-    public socket: Socket,
+    socket: Socket,
     readonly id: number,
     readonly deps: ConnectionDeps,
   ) {
@@ -75,14 +78,18 @@ export class Connection implements ResponseSink {
       },
       deps.maxAllowedPacket,
     );
-    socket.setNoDelay(true);
-    this.listen(socket);
+    // With TLS configured the plain socket may be handed to a TLS wrapper (startTls), which
+    // reads from it through 'data'; without, reads go through the shared buffer (socket-input.ts).
+    const adopted = deps.tls === undefined ? readThroughSharedBuffer(socket, this.onData) : undefined;
+    this.socket = adopted ?? socket;
+    this.socket.setNoDelay(true);
+    this.listen(this.socket, adopted === undefined);
   }
 
   private readonly onData = (chunk: Buffer): void => this.decoder.push(chunk);
 
-  private listen(socket: Socket): void {
-    socket.on('data', this.onData);
+  private listen(socket: Socket, dataEvents = true): void {
+    if (dataEvents) socket.on('data', this.onData);
     socket.on('error', (err) => this.log.debug({ err: err.message }, 'socket error'));
     socket.on('close', () => this.onEnd());
     socket.on('end', () => this.onEnd());
