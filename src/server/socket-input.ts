@@ -35,7 +35,8 @@ function adoptableHandle(socket: Socket): object | undefined {
  */
 export function readThroughSharedBuffer(socket: Socket, onChunk: (chunk: Buffer) => void): Socket | undefined {
   const handle = adoptableHandle(socket);
-  if (handle === undefined || socket.destroyed) return undefined;
+  // A socket that already saw its end (never the case in the tick it was accepted) stays as it is.
+  if (handle === undefined || socket.destroyed || !socket.readable) return undefined;
   const early: unknown = socket.read();
   (socket as unknown as HandleHolder)._handle = null;
   socket.destroy();

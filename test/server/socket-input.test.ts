@@ -102,6 +102,18 @@ describe('readThroughSharedBuffer', () => {
     expect(Buffer.concat(chunks).toString()).toBe('earlylate');
   });
 
+  it('sees the end of a client that closes at once', async () => {
+    let ended: Promise<void> | undefined;
+    const { server, port } = await adoptingServer((s) => {
+      ended = new Promise<void>((resolve) => s?.once('close', () => resolve()));
+    });
+    cleanup.push(() => server.close());
+    const client = connect(port, '127.0.0.1', () => client.end());
+    cleanup.push(() => client.destroy());
+    await until(() => ended !== undefined);
+    await ended;
+  });
+
   it('leaves a socket without a libuv handle alone', () => {
     const plain = new Duplex({ read: () => undefined, write: (_c, _e, cb) => cb() }) as unknown as Socket;
     expect(readThroughSharedBuffer(plain, () => undefined)).toBeUndefined();
