@@ -19,7 +19,7 @@ interface HandleHolder {
   _handle?: unknown;
 }
 
-/** True when `socket` has a libuv stream handle that a new Socket can take over. */
+/** `socket`'s libuv stream handle, if it has one a new Socket can take over. */
 function adoptableHandle(socket: Socket): object | undefined {
   const handle = (socket as unknown as HandleHolder)._handle;
   if (typeof handle !== 'object' || handle === null) return undefined;
@@ -31,7 +31,8 @@ function adoptableHandle(socket: Socket): object | undefined {
 /**
  * Moves `socket`'s connection to a new Socket whose reads land in the shared buffer and reach
  * `onChunk` as a copy (the decoder keeps views of it). Bytes the old socket had already read are
- * passed on first, in a microtask. Returns undefined (socket untouched) when the handle cannot be adopted.
+ * passed on first, in a microtask. Returns undefined (socket untouched) when the handle cannot be
+ * adopted.
  */
 export function readThroughSharedBuffer(socket: Socket, onChunk: (chunk: Buffer) => void): Socket | undefined {
   const handle = adoptableHandle(socket);
