@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { svgChart } from './bench/chart.js';
 import { markdownReport } from './bench/markdown.js';
+import { withCpuShare, type CpuShare } from './bench/cpu-sample.js';
 import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
 import { median, type BenchParams, type BenchResults, type RunResult, type ServerInfo } from './bench/results.js';
@@ -119,6 +120,7 @@ interface Loaded {
   readonly server: BenchServer;
   readonly version: string;
   readonly bulkRuns: number[];
+  readonly bulkCpu: Array<CpuShare | null>;
   hung?: string;
 }
 
@@ -128,7 +130,7 @@ async function startAndLoad(server: BenchServer, o: Options, progress: Progress)
   await server.start();
   const version = await server.version();
   await sql(server.port, ['DROP DATABASE IF EXISTS sbtest', 'CREATE DATABASE sbtest']);
-  const loaded: Loaded = { server, version, bulkRuns: [] };
+  const loaded: Loaded = { server, version, bulkRuns: [], bulkCpu: [] };
   await timedLoad(loaded, o, progress, 1);
   return loaded;
 }
@@ -139,15 +141,16 @@ async function timedLoad(l: Loaded, o: Options, progress: Progress, round: numbe
   if (round > 1) await sysbench(l.server.port, sizeOf(o), 'oltp_common', 'cleanup');
   progress.step(name, `prepare ${o.tables}×${o.tableSize}${o.repeat > 1 ? ` (round ${round} of ${o.repeat})` : ''}`, prepareEstimate(o));
   const t0 = performance.now();
-  await sysbench(l.server.port, sizeOf(o), 'oltp_common', 'prepare', [`--threads=${o.tables}`]);
+  const { cpu } = await withCpuShare(() => sysbench(l.server.port, sizeOf(o), 'oltp_common', 'prepare', [`--threads=${o.tables}`]));
   const seconds = (performance.now() - t0) / 1000;
   l.bulkRuns.push(seconds);
-  progress.log(`${name}: prepare ${seconds.toFixed(2)} s`);
+  l.bulkCpu.push(cpu ?? null);
+  progress.log(`${name}: prepare ${seconds.toFixed(2)} s${stealText(cpu)}`);
 }
 
 function infoOf(l: Loaded): ServerInfo {
-  const { server, version, bulkRuns } = l;
-  return { name: server.name, label: server.label, version, bulkLoadSeconds: median(bulkRuns) ?? null, bulkLoadRuns: [...bulkRuns] };
+  const { server, version, bulkRuns, bulkCpu } = l;
+  return { name: server.name, label: server.label, version, bulkLoadSeconds: median(bulkRuns) ?? null, bulkLoadRuns: [...bulkRuns], bulkLoadCpu: [...bulkCpu] };
 }
 
 /** One measurement; a server that stopped answering would only time out again, so its later runs are skipped. */
@@ -212,14 +215,19 @@ async function measureAll(o: Options, scratch: string, progress: Progress, start
 
 async function oneRun(server: BenchServer, size: { tables: number; tableSize: number }, workload: string, threads: number, seconds: number, progress: ReturnType<typeof createProgress>): Promise<RunResult> {
   try {
-    const numbers = parseRunReport(await runWorkload(server.port, size, workload, threads, seconds));
-    progress.log(`${server.name} ${workload} ${threads} thr: ${numbers.tps.toFixed(1)} tps, p99 ${numbers.p99Ms} ms, ${numbers.ignoredPerSec} ignored err/s`);
-    return { server: server.name, workload, threads, numbers };
+    const { result, cpu } = await withCpuShare(() => runWorkload(server.port, size, workload, threads, seconds));
+    const numbers = parseRunReport(result);
+    progress.log(`${server.name} ${workload} ${threads} thr: ${numbers.tps.toFixed(1)} tps, p99 ${numbers.p99Ms} ms, ${numbers.ignoredPerSec} ignored err/s${stealText(cpu)}`);
+    return { server: server.name, workload, threads, numbers, ...(cpu === undefined ? {} : { cpu }) };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).split('\n').slice(-3).join(' ');
     progress.log(`${server.name} ${workload} ${threads} thr FAILED: ${error}`);
     return { server: server.name, workload, threads, numbers: null, error, ...(err instanceof SysbenchTimeout ? { timedOut: true } : {}) };
   }
+}
+
+function stealText(cpu: CpuShare | undefined): string {
+  return cpu === undefined ? '' : `, CPU steal ${cpu.stealPct.toFixed(1)} %, idle ${cpu.idlePct.toFixed(1)} %`;
 }
 
 /** Planned seconds for a prepare: MariaDB and ShaleDB load a few tens of thousands of rows a second here. */

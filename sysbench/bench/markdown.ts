@@ -3,7 +3,8 @@
  * ignored errors, and the ratio of every ShaleDB server to MariaDB (TPS: higher is better; p99:
  * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times.
  */
-import { bulkRatio, bulkRuns, findRun, pairedRatio, type BenchResults, type ServerInfo } from './results.js';
+import type { CpuShare } from './cpu-sample.js';
+import { bulkRatio, bulkRuns, findRun, median, pairedRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
 import type { RunOrder } from './schedule.js';
 
 const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
@@ -53,7 +54,22 @@ function threadTable(r: BenchResults, threads: number, shales: readonly ServerIn
     for (const s of shales) cells.push(pairedRatio(r, s.name, 'mariadb', w, threads, 'tps'), pairedRatio(r, s.name, 'mariadb', w, threads, 'p99Ms'));
     lines.push(`| ${cells.join(' | ')} |`);
   }
-  return [...lines, ''];
+  return [...lines, '', ...runCpuLines(r, threads)];
+}
+
+/** A line on the CPU steal of the table's runs, where they recorded it. */
+function runCpuLines(r: BenchResults, threads: number): string[] {
+  const runs = r.runs.filter((x): x is RunResult & { cpu: CpuShare } => x.threads === threads && x.cpu !== undefined);
+  if (runs.length === 0) return [];
+  const worst = runs.reduce((a, b) => (b.cpu.stealPct > a.cpu.stealPct ? b : a));
+  const high = runs.filter((x) => x.cpu.stealPct >= 10).length;
+  return [
+    `Machine CPU during these runs (/proc/stat): steal median ${fmt(median(runs.map((x) => x.cpu.stealPct)))} %, ` +
+      `max ${fmt(worst.cpu.stealPct)} % (${worst.server} ${worst.workload}${worst.round === undefined ? '' : `, round ${worst.round}`}), ` +
+      `${high} of ${runs.length} runs at 10 % or more; idle median ${fmt(median(runs.map((x) => x.cpu.idlePct)))} %. ` +
+      'Steal is time the hypervisor gave this machine\'s vCPUs to other guests: a run with much of it understates its server.',
+    '',
+  ];
 }
 
 function bulkTable(r: BenchResults): string[] {
@@ -65,7 +81,17 @@ function bulkTable(r: BenchResults): string[] {
   }
   lines.push('| server | seconds | / MariaDB |', '|---|---|---|');
   for (const s of r.servers) lines.push(`| ${s.label} | ${secondsText(s)} | ${maria === undefined ? '-' : bulkRatio(s, maria)} |`);
-  return [...lines, ''];
+  return [...lines, '', ...bulkCpuLines(r)];
+}
+
+/** The CPU steal during each server's loads, where recorded. */
+function bulkCpuLines(r: BenchResults): string[] {
+  const rows = r.servers.flatMap((s) => {
+    const cpu = s.bulkLoadCpu ?? [];
+    if (!cpu.some((c) => c !== null)) return [];
+    return [`- ${s.label}: ${cpu.map((c) => (c === null ? '-' : fmt(c.stealPct))).join(' / ')} %`];
+  });
+  return rows.length === 0 ? [] : ['Machine CPU steal during each load, in round order:', '', ...rows, ''];
 }
 
 function secondsText(s: ServerInfo): string {

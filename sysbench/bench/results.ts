@@ -1,4 +1,5 @@
 /** What one harness run measured: the JSON file it writes, and what the table and chart read. */
+import type { CpuShare } from './cpu-sample.js';
 import type { RunNumbers } from './report-parse.js';
 import type { RunOrder } from './schedule.js';
 import type { ServerName } from './servers.js';
@@ -24,6 +25,8 @@ export interface ServerInfo {
   readonly bulkLoadSeconds: number | null;
   /** Each round's bulk load in round order (--repeat loads again, interleaved); absent = one load. */
   readonly bulkLoadRuns?: readonly number[];
+  /** The machine's CPU during each of bulkLoadRuns (null where /proc/stat was not readable); absent in older results. */
+  readonly bulkLoadCpu?: ReadonlyArray<CpuShare | null>;
 }
 
 export interface RunResult {
@@ -37,6 +40,8 @@ export interface RunResult {
   readonly timedOut?: boolean;
   /** Which of the --repeat rounds (1-based); absent = 1. */
   readonly round?: number;
+  /** The machine's CPU during the run (steal, idle); absent in older results and where /proc/stat is missing. */
+  readonly cpu?: CpuShare;
 }
 
 export interface BenchResults {

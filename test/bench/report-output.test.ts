@@ -80,6 +80,27 @@ describe('markdownReport', () => {
     expect(out).toContain('| ShaleDB (embedded) | 5.00 (4.00–6.00) | 3.00 (2.00–4.00) |');
     expect(out).toContain('| MariaDB | 2.00 (1.00–2.50) | 1.00 (1.00–1.00) |');
   });
+  it('gives the CPU steal of the runs and loads that recorded it, and nothing for older results', () => {
+    expect(md).not.toContain('steal');
+    const cpu = (stealPct: number): { stealPct: number; idlePct: number } => ({ stealPct, idlePct: 20 });
+    const withCpu: BenchResults = {
+      ...results,
+      servers: [
+        { ...(results.servers[0] as BenchResults['servers'][number]), bulkLoadCpu: [cpu(2.5), null] },
+        results.servers[1] as BenchResults['servers'][number],
+      ],
+      runs: results.runs.map((x, i) => (x.threads === 8 ? { ...x, round: 1, cpu: cpu([1, 12, 3, 0.5][i % 4] as number) } : x)),
+    };
+    const out = markdownReport(withCpu);
+    // 8-thread runs in order: shaledb point_select (idx 1 -> 12), shaledb insert (idx 3 -> 0.5),
+    // mariadb point_select (idx 5 -> 12), mariadb insert (idx 7 -> 0.5): median 6.25, max 12.
+    const eight = out.split('## 8 threads')[1] ?? '';
+    expect(eight).toContain('steal median 6.3 %, max 12.0 % (shaledb oltp_point_select, round 1), 2 of 4 runs at 10 % or more; idle median 20.0 %.');
+    expect(out.split('## 8 threads')[0]).not.toContain('steal median');
+    expect(out).toContain('Machine CPU steal during each load, in round order:\n\n- ShaleDB (embedded): 2.5 / - %\n');
+    // MariaDB recorded no CPU for its load: no line for it in that list.
+    expect(out.split('during each load')[1]?.split('\n\n')[1]).toBe('- ShaleDB (embedded): 2.5 / - %');
+  });
 });
 
 describe('svgChart', () => {

@@ -64,9 +64,15 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
       expect(r.error, `${r.server} ${r.workload}`).toBeUndefined();
       expect(r.numbers?.tps, `${r.server} ${r.workload}`).toBeGreaterThan(0);
       expect(r.numbers?.p99Ms, `${r.server} ${r.workload}`).toBeGreaterThan(0);
+      // The machine's CPU over the run, from /proc/stat (this suite runs on Linux).
+      expect(r.cpu?.stealPct, `${r.server} ${r.workload}`).toBeGreaterThanOrEqual(0);
+      expect(r.cpu?.idlePct, `${r.server} ${r.workload}`).toBeLessThanOrEqual(100);
     }
+    for (const s of results.servers) expect(s.bulkLoadCpu?.[0]?.stealPct).toBeGreaterThanOrEqual(0);
     expect(readFileSync(join(out, 'smoke.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
-    expect(readFileSync(join(out, 'smoke.md'), 'utf8')).toContain('shaledb/mariadb TPS');
+    const md = readFileSync(join(out, 'smoke.md'), 'utf8');
+    expect(md).toContain('shaledb/mariadb TPS');
+    expect(md).toMatch(/Machine CPU during these runs \(\/proc\/stat\): steal median \d+\.\d %/);
     // Both servers were stopped: their ports are free again.
     expect(await portFree(base)).toBe(true);
     expect(await portFree(base + 1)).toBe(true);
