@@ -1,7 +1,8 @@
 /**
  * The markdown report: one table per thread count with each server's TPS, QPS, latency and
  * ignored errors, and the ratio of every ShaleDB server to MariaDB (TPS: higher is better; p99:
- * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times.
+ * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times. Where the
+ * runs and loads recorded the machine's CPU (cpu-sample.ts), a line under each table gives its steal.
  */
 import type { CpuShare } from './cpu-sample.js';
 import { bulkRatio, bulkRuns, findRun, median, pairedRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
