@@ -84,9 +84,24 @@ export interface Snapshot {
   release(): void;
 }
 
+/**
+ * One write of a commit. `since` (>= the request's startTs) narrows its conflict check: the
+ * write was computed from a current read at that timestamp (CheckedKey), so only commits to the
+ * key after `since`, not after startTs, conflict with it.
+ */
 export type Mutation =
-  | { readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array }
-  | { readonly op: 'del'; readonly key: Uint8Array };
+  | { readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array; readonly since?: bigint }
+  | { readonly op: 'del'; readonly key: Uint8Array; readonly since?: bigint };
+
+/**
+ * A key a transaction read at a later snapshot than its own (a current read: what InnoDB's
+ * UPDATE, DELETE, INSERT and locking SELECTs do inside a transaction): it must not have been
+ * committed after `since`.
+ */
+export interface CheckedKey {
+  readonly key: Uint8Array;
+  readonly since: bigint;
+}
 
 export interface CommitRequest {
   readonly startTs: bigint;
@@ -97,13 +112,15 @@ export interface CommitRequest {
    * table definitions a writer depends on). The commit fails if any was committed after startTs.
    */
   readonly checkKeys: readonly Uint8Array[];
+  /** Like checkKeys, each checked from its own `since` (>= startTs) instead of startTs. */
+  readonly laterChecks?: readonly CheckedKey[];
 }
 
 /**
  * A transactional KV store. `commit` is atomic and durable (fsync'd) when its promise resolves.
  * It rejects with SqlError ER_LOCK_DEADLOCK (1213/40001) when any mutated or checked key was
- * committed by another transaction after `startTs` (deletes count as commits); nothing is then
- * applied.
+ * committed by another transaction after `startTs`, or after its own `since` where it has one
+ * (deletes count as commits); nothing is then applied.
  */
 export interface Store {
   /** Human-readable backend description for logs, e.g. `lmdb:///path`. */

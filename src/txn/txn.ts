@@ -1,5 +1,5 @@
 import { SqlError } from '../errors/index.js';
-import { mapPairs, scanMappedOf, type KeyRange, type KvPair, type MappedPage, type Mutation, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
+import { mapPairs, scanMappedOf, type KeyRange, type KvPair, type MappedPage, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
 import type { Txn } from './types.js';
 import { mergedScan } from './merge-scan.js';
 import { WriteBuffer } from './write-buffer.js';
@@ -10,15 +10,20 @@ const NO_WRITES = new WriteBuffer();
 /**
  * An optimistic snapshot-isolation transaction over a kv Store: reads go to the snapshot unless
  * this txn wrote the key; writes are buffered until commit(), which hands them (plus locked
- * keys) to Store.commit for first-committer-wins checking.
+ * keys) to Store.commit for first-committer-wins checking. During a current read (one DML or
+ * locking statement, types.ts beginCurrentRead) reads go to a newer snapshot `reads` and the
+ * keys written or locked carry its timestamp as their check base.
  *
  * Ownership: put() keeps `key` and `value` by reference (callers must not mutate them after),
  * and values read back from the buffer are those same arrays.
  */
 export class KvTxn implements Txn {
-  readonly startTs: bigint;
   /** NO_WRITES until the first put, delete or lock (most statements only read). */
   private buf = NO_WRITES;
+  /** Where reads go: `snap`, or a current read's newer snapshot. */
+  private reads: Snapshot;
+  /** The current read's timestamp (check base of what it writes or locks); undefined outside one. */
+  private since: bigint | undefined;
   private done = false;
   private maxBytes = Infinity;
   private maxBytesSetting = '';
@@ -27,7 +32,11 @@ export class KvTxn implements Txn {
     private readonly kv: Store,
     private readonly snap: Snapshot,
   ) {
-    this.startTs = snap.startTs;
+    this.reads = snap;
+  }
+
+  get startTs(): bigint {
+    return this.reads.startTs;
   }
 
   get writeCount(): number {
@@ -50,17 +59,17 @@ export class KvTxn implements Txn {
   getNow(key: Uint8Array): Uint8Array | undefined | null {
     const entry = this.buf.lookup(key);
     if (entry !== undefined) return entry.value ?? undefined;
-    return this.snap.getNow === undefined ? null : this.snap.getNow(key);
+    return this.reads.getNow === undefined ? null : this.reads.getNow(key);
   }
 
   get(key: Uint8Array): Promise<Uint8Array | undefined> {
     const entry = this.buf.lookup(key);
-    if (entry === undefined) return this.snap.get(key);
+    if (entry === undefined) return this.reads.get(key);
     return Promise.resolve(entry.value ?? undefined);
   }
 
   async batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
-    if (this.buf.size === 0) return this.snap.batchGet(keys);
+    if (this.buf.size === 0) return this.reads.batchGet(keys);
     const out: Array<Uint8Array | undefined> = new Array<Uint8Array | undefined>(keys.length);
     const missing: Uint8Array[] = [];
     const missingAt: number[] = [];
@@ -75,37 +84,68 @@ export class KvTxn implements Txn {
       }
     }
     if (missing.length > 0) {
-      const got = await this.snap.batchGet(missing);
+      const got = await this.reads.batchGet(missing);
       for (let j = 0; j < missing.length; j++) out[missingAt[j] as number] = got[j];
     }
     return out;
   }
 
   scan(range: KeyRange, opts: ScanOptions): Promise<KvPair[]> {
-    return mergedScan(this.snap, this.buf, range, opts);
+    return mergedScan(this.reads, this.buf, range, opts);
   }
 
   /** With nothing buffered, the snapshot's scanMapped (no copies where the store has it); else the merged scan's pairs mapped. */
   async scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>> {
-    if (this.buf.size === 0) return scanMappedOf(this.snap, range, opts, map);
-    return mapPairs(await mergedScan(this.snap, this.buf, range, opts), map, opts.limit);
+    if (this.buf.size === 0) return scanMappedOf(this.reads, range, opts, map);
+    return mapPairs(await mergedScan(this.reads, this.buf, range, opts), map, opts.limit);
   }
 
   put(key: Uint8Array, value: Uint8Array): void {
     const buf = this.writable();
-    buf.write(key, value);
+    buf.write(key, value, this.since);
     if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
   delete(key: Uint8Array): void {
     const buf = this.writable();
-    buf.write(key, null);
+    buf.write(key, null, this.since);
     if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
   lockKeys(keys: readonly Uint8Array[]): void {
     const buf = this.writable();
-    for (const key of keys) buf.lock(key);
+    for (const key of keys) buf.lock(key, this.since);
+  }
+
+  beginCurrentRead(): Promise<void> | undefined {
+    this.checkActive();
+    this.endCurrentRead();
+    const now = this.kv.snapshotNow?.();
+    if (now !== undefined) {
+      this.readFrom(now);
+      return undefined;
+    }
+    return this.kv.snapshot().then((latest) => {
+      if (this.done) latest.release();
+      else this.readFrom(latest);
+    });
+  }
+
+  /** Reads go to `latest` from now on, unless it is the txn's own snapshot's state. */
+  private readFrom(latest: Snapshot): void {
+    if (latest.startTs <= this.snap.startTs) {
+      latest.release();
+      return;
+    }
+    this.reads = latest;
+    this.since = latest.startTs;
+  }
+
+  endCurrentRead(): void {
+    if (this.reads === this.snap) return;
+    this.reads.release();
+    this.reads = this.snap;
+    this.since = undefined;
   }
 
   /** The txn's own write buffer, created on the first write (after checking the txn is active). */
@@ -126,15 +166,13 @@ export class KvTxn implements Txn {
 
   async commit(): Promise<void> {
     this.checkActive();
+    this.endCurrentRead();
     this.done = true;
     try {
-      const checkKeys = this.buf.lockOnlyKeys();
-      if (this.buf.size === 0 && checkKeys.length === 0) return;
-      const mutations: Mutation[] = [];
-      for (const e of this.buf.liveEntries()) {
-        mutations.push(e.value === null ? { op: 'del', key: e.key } : { op: 'put', key: e.key, value: e.value });
-      }
-      await this.kv.commit({ startTs: this.startTs, mutations, checkKeys });
+      const { keys: checkKeys, later } = this.buf.lockOnlyChecks();
+      if (this.buf.size === 0 && checkKeys.length === 0 && later.length === 0) return;
+      const req = { startTs: this.snap.startTs, mutations: this.buf.mutations(), checkKeys };
+      await this.kv.commit(later.length === 0 ? req : { ...req, laterChecks: later });
     } finally {
       this.snap.release();
     }
@@ -142,6 +180,7 @@ export class KvTxn implements Txn {
 
   rollback(): void {
     if (this.done) return;
+    this.endCurrentRead();
     this.done = true;
     this.snap.release();
   }

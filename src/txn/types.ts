@@ -5,7 +5,10 @@
 import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Store } from '../kv/kv.js';
 
 export interface Txn {
-  /** The snapshot timestamp: reads see every commit with commitTs <= startTs. */
+  /**
+   * The timestamp reads see: every commit with commitTs <= startTs. The txn's own snapshot's,
+   * or during a current read (beginCurrentRead) the later state that statement reads.
+   */
   readonly startTs: bigint;
   /** Number of buffered mutations (puts + deletes). */
   readonly writeCount: number;
@@ -49,6 +52,18 @@ export interface Txn {
    * (naming `setting`); the write stays buffered, so the caller rolls the statement back.
    */
   limitWrites(maxBytes: number, setting: string): void;
+
+  /**
+   * Starts a current read for one statement of an open transaction: InnoDB's UPDATE, DELETE,
+   * INSERT and locking SELECT read the latest committed rows, not the transaction's snapshot.
+   * Until endCurrentRead(), reads see the latest committed state (merged with this txn's writes)
+   * and keys written or locked meanwhile conflict at commit only with commits after that state,
+   * so a row another transaction committed before the statement is updated, not a 1213 at
+   * COMMIT. A promise only when the store needs I/O for a snapshot.
+   */
+  beginCurrentRead(): Promise<void> | undefined;
+  /** Back to the txn's snapshot (the statement ended). Idempotent. */
+  endCurrentRead(): void;
 
   /** Marks the current buffer state (statement start). */
   checkpoint(): number;

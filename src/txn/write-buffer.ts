@@ -1,10 +1,28 @@
+import type { CheckedKey, Mutation } from '../kv/kv.js';
 import { compareBytes } from '../util/index.js';
 
-/** One buffered write. `value === null` is a delete. Dead entries were rolled back. */
+/**
+ * One buffered write. `value === null` is a delete. Dead entries were rolled back. `since` is
+ * the timestamp of the current read the write was computed from (undefined: the txn's snapshot);
+ * its commit check counts from there (kv.ts Mutation).
+ */
 export interface BufferEntry {
   readonly key: Uint8Array;
   value: Uint8Array | null;
   dead: boolean;
+  since: bigint | undefined;
+}
+
+/** A locked (checked) key and the timestamp its check counts from (undefined: the txn's snapshot). */
+interface Lock {
+  readonly key: Uint8Array;
+  since: bigint | undefined;
+}
+
+/** The earlier of two check bases, undefined (the txn's own snapshot) being the earliest. */
+function earlier(a: bigint | undefined, b: bigint | undefined): bigint | undefined {
+  if (a === undefined || b === undefined) return undefined;
+  return a < b ? a : b;
 }
 
 /**
@@ -35,7 +53,7 @@ export function keyId(key: Uint8Array): string {
  */
 export class WriteBuffer {
   private readonly entries = new Map<string, BufferEntry>();
-  private readonly locks = new Map<string, Uint8Array>();
+  private readonly locks = new Map<string, Lock>();
   private readonly undo: UndoRecord[] = [];
   private sorted: BufferEntry[] = [];
   private pending: BufferEntry[] = [];
@@ -56,27 +74,36 @@ export class WriteBuffer {
     return this.entries.size === 0 ? undefined : this.entries.get(keyId(key));
   }
 
-  /** Records a put (value) or delete (null). */
-  write(key: Uint8Array, value: Uint8Array | null): void {
+  /**
+   * Records a put (value) or delete (null), computed from a read at `since` (undefined: the txn's
+   * snapshot). A key written again keeps the earlier base: its first write already depended on it.
+   */
+  write(key: Uint8Array, value: Uint8Array | null, since?: bigint): void {
     const id = keyId(key);
     const entry = this.entries.get(id);
     if (entry !== undefined) {
       this.undo.push({ kind: 'write', entry, prev: entry.value });
       this.byteCount += byteLength(value) - byteLength(entry.value);
       entry.value = value;
+      entry.since = earlier(entry.since, since);
       return;
     }
     this.byteCount += key.byteLength + byteLength(value);
-    const created: BufferEntry = { key, value, dead: false };
+    const created: BufferEntry = { key, value, dead: false, since };
     this.entries.set(id, created);
     this.pending.push(created);
     this.undo.push(created);
   }
 
-  lock(key: Uint8Array): void {
+  /** Checks `key` at commit from `since` (undefined: the txn's snapshot); a key locked twice keeps the earlier base. */
+  lock(key: Uint8Array, since?: bigint): void {
     const id = keyId(key);
-    if (this.locks.has(id)) return;
-    this.locks.set(id, key);
+    const held = this.locks.get(id);
+    if (held !== undefined) {
+      held.since = earlier(held.since, since);
+      return;
+    }
+    this.locks.set(id, { key, since });
     this.undo.push({ kind: 'lock', id });
   }
 
@@ -108,16 +135,29 @@ export class WriteBuffer {
     return this.sorted;
   }
 
-  /** Every live entry (no order), for commit. */
-  liveEntries(): IterableIterator<BufferEntry> {
-    return this.entries.values();
+  /** Every live entry as a commit's mutation, checked from its own base or its lock's, whichever is earlier. */
+  mutations(): Mutation[] {
+    const out: Mutation[] = [];
+    const locked = this.locks.size > 0;
+    for (const [id, e] of this.entries) {
+      const lock = locked ? this.locks.get(id) : undefined;
+      const since = lock === undefined ? e.since : earlier(e.since, lock.since);
+      const m: Mutation = e.value === null ? { op: 'del', key: e.key } : { op: 'put', key: e.key, value: e.value };
+      out.push(since === undefined ? m : { ...m, since });
+    }
+    return out;
   }
 
-  /** Locked keys not also written (written keys are checked anyway). */
-  lockOnlyKeys(): Uint8Array[] {
-    const out: Uint8Array[] = [];
-    for (const [id, key] of this.locks) if (!this.entries.has(id)) out.push(key);
-    return out;
+  /** Locked keys not also written (written keys are checked anyway): from the txn's snapshot, or from a later read. */
+  lockOnlyChecks(): { keys: Uint8Array[]; later: CheckedKey[] } {
+    const keys: Uint8Array[] = [];
+    const later: CheckedKey[] = [];
+    for (const [id, lock] of this.locks) {
+      if (this.entries.has(id)) continue;
+      if (lock.since === undefined) keys.push(lock.key);
+      else later.push({ key: lock.key, since: lock.since });
+    }
+    return { keys, later };
   }
 
   private normalize(): void {

@@ -30,9 +30,14 @@ export class MemStore implements Store {
   }
 
   async commit(req: CommitRequest): Promise<bigint> {
-    for (const k of [...req.mutations.map((m) => m.key), ...req.checkKeys]) {
-      const last = this.data.get(toHex(k))?.versions.at(-1);
-      if (last !== undefined && last.ts > req.startTs) throw SqlError.of('ER_LOCK_DEADLOCK');
+    const checks = [
+      ...req.mutations.map((m) => ({ key: m.key, since: m.since ?? req.startTs })),
+      ...req.checkKeys.map((key) => ({ key, since: req.startTs })),
+      ...(req.laterChecks ?? []),
+    ];
+    for (const { key, since } of checks) {
+      const last = this.data.get(toHex(key))?.versions.at(-1);
+      if (last !== undefined && last.ts > since) throw SqlError.of('ER_LOCK_DEADLOCK');
     }
     const ts = ++this.ts;
     for (const m of req.mutations) this.write(m.key, ts, m.op === 'put' ? m.value.slice() : undefined);
@@ -156,6 +161,13 @@ class MemTxn implements Txn {
   lockKeys(keys: readonly Uint8Array[]): void {
     this.ops.push({ kind: 'lock', keys: keys.map((k) => k.slice()) });
   }
+
+  /** Current reads stay on the snapshot here: stricter than KvTxn (more conflicts), never looser. */
+  beginCurrentRead(): undefined {
+    return undefined;
+  }
+
+  endCurrentRead(): void {}
 
   checkpoint(): number {
     return this.ops.length;

@@ -138,6 +138,37 @@ for (const name of selectedBackends()) {
       for (const x of [stale, fresh, after, last, next]) x.release();
     });
 
+    it('a mutation or checked key with a later `since` conflicts only with commits after it', async () => {
+      await write(store, { u: 'u0', w: 'w0', c: 'c0' });
+      const old = await store.snapshot();
+      await write(store, { u: 'u1', w: 'w1', c: 'c1' });
+      const current = await store.snapshot();
+      // Read at `current` (a current read): the commits between the two snapshots do not count.
+      await store.commit({
+        startTs: old.startTs,
+        mutations: [{ op: 'put', key: b('u'), value: b('u2'), since: current.startTs }],
+        checkKeys: [],
+        laterChecks: [{ key: b('c'), since: current.startTs }],
+      });
+      // Without it they do: the same writes from the old snapshot fail.
+      await expectConflict(store.commit({ startTs: old.startTs, mutations: [{ op: 'put', key: b('w'), value: b('w2') }], checkKeys: [] }));
+      await expectConflict(store.commit({ startTs: old.startTs, mutations: [], checkKeys: [b('c')] }));
+      // A commit after `since` conflicts, for a delete, a put and a checked key alike.
+      const mid = await store.snapshot();
+      await write(store, { w: 'w3', c: 'c3', u: 'u3' });
+      await expectConflict(store.commit({ startTs: old.startTs, mutations: [{ op: 'del', key: b('w'), since: mid.startTs }], checkKeys: [] }));
+      await expectConflict(store.commit({ startTs: old.startTs, mutations: [], checkKeys: [], laterChecks: [{ key: b('c'), since: mid.startTs }] }));
+      await expectConflict(store.commit({
+        startTs: old.startTs,
+        mutations: [{ op: 'put', key: b('x'), value: b('1') }],
+        checkKeys: [],
+        laterChecks: [{ key: b('u'), since: mid.startTs }],
+      }));
+      const end = await store.snapshot();
+      expect([s(await end.get(b('u'))), s(await end.get(b('w'))), s(await end.get(b('x')))]).toEqual(['u3', 'w3', undefined]);
+      for (const x of [old, current, mid, end]) x.release();
+    });
+
     it('no partial apply on conflict', async () => {
       await write(store, { a: '0', b: '0', c: '0' });
       const snap = await store.snapshot();

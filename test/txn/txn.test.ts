@@ -199,6 +199,75 @@ describe('txn over the embedded store', () => {
     expect(await txns.view((t) => t.get(b('payload')))).toBeUndefined();
   });
 
+  describe('current reads', () => {
+    for (const sync of [true, false]) {
+      it(`read the latest state and narrow the conflict window (${sync ? 'snapshotNow' : 'async snapshot'})`, async () => {
+        const store = createTxnStore(sync ? kv : withoutSyncReads(kv));
+        await seed(['a', 'b', 'c']);
+        const txn = await store.begin();
+        const startTs = txn.startTs;
+        expect(s(await txn.get(b('a')))).toBe('snap-a');
+        await txns.update(async (t) => {
+          t.put(b('a'), b('a1'));
+          t.put(b('b'), b('b1'));
+          t.put(b('c'), b('c1'));
+        });
+        expect(s(await txn.get(b('a')))).toBe('snap-a');
+        await txn.beginCurrentRead();
+        expect(txn.startTs).toBeGreaterThan(startTs);
+        expect(s(await txn.get(b('a')))).toBe('a1');
+        expect((await txn.batchGet([b('b')])).map(s)).toEqual(['b1']);
+        txn.put(b('a'), b('a2'));
+        txn.lockKeys([b('b')]);
+        expect((await txn.scan({ start: b('a'), end: b('d') }, { limit: 10 })).map((p) => s(p.value))).toEqual(['a2', 'b1', 'c1']);
+        txn.endCurrentRead();
+        expect(txn.startTs).toBe(startTs);
+        expect(s(await txn.get(b('c')))).toBe('snap-c');
+        expect(s(await txn.get(b('a')))).toBe('a2');
+        await txn.commit();
+        expect(await txns.view(async (t) => s(await t.get(b('a'))))).toBe('a2');
+      });
+    }
+
+    it('a commit after the current read still conflicts, for written and locked keys', async () => {
+      await seed(['a', 'b']);
+      for (const key of ['a', 'b']) {
+        const txn = await txns.begin();
+        await txns.update(async (t) => t.put(b('x'), b('unrelated')));
+        await txn.beginCurrentRead();
+        txn.put(b('a'), b('mine'));
+        txn.lockKeys([b('b')]);
+        txn.endCurrentRead();
+        await txns.update(async (t) => t.put(b(key), b('theirs')));
+        await expect(txn.commit()).rejects.toMatchObject({ errno: 1213 });
+      }
+    });
+
+    it('a key keeps its earliest check base: written or locked at the snapshot, then again in a current read', async () => {
+      await seed(['a', 'b']);
+      for (const first of ['write', 'lock'] as const) {
+        const txn = await txns.begin();
+        if (first === 'write') txn.put(b('a'), b('early'));
+        else txn.lockKeys([b('a')]);
+        await txns.update(async (t) => t.put(b('a'), b(`theirs-${first}`)));
+        await txn.beginCurrentRead();
+        txn.put(b('a'), b('late'));
+        txn.endCurrentRead();
+        await expect(txn.commit()).rejects.toMatchObject({ errno: 1213 });
+      }
+    });
+
+    it('with nothing committed since the snapshot, a current read stays on it', async () => {
+      await seed(['a']);
+      const txn = await txns.begin();
+      const startTs = txn.startTs;
+      await txn.beginCurrentRead();
+      expect(txn.startTs).toBe(startTs);
+      txn.endCurrentRead();
+      txn.rollback();
+    });
+  });
+
   it('read-only commit just releases; the txn is finished after commit', async () => {
     await seed(['a']);
     const txn = await txns.begin();

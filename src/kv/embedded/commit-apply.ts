@@ -42,19 +42,43 @@ interface CheckReads {
 /**
  * The commit's checks (nothing written): a snapshot older than the tombstone-GC safe point is
  * refused (its conflicts may have been collected), and first committer wins on each mutated and
- * checked key. Undefined when they pass.
+ * checked key, counted from startTs or from the key's own later `since` (a current read).
+ * Undefined when they pass.
  */
 function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | undefined {
   const safePoint = counterValue(reads.meta(GC_SAFE_POINT_KEY));
   if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
-  const startBytes = encodeTs(req.startTs);
+  const base = new SinceBytes(req.startTs);
   for (const m of req.mutations) {
-    if (changedSince(reads.data(m.key), startBytes)) return { kind: 'conflict', key: m.key };
+    if (changedSince(reads.data(m.key), base.of(m.since))) return { kind: 'conflict', key: m.key };
   }
   for (const key of req.checkKeys) {
-    if (changedSince(reads.data(key), startBytes)) return { kind: 'conflict', key };
+    if (changedSince(reads.data(key), base.of(undefined))) return { kind: 'conflict', key };
+  }
+  for (const c of req.laterChecks ?? []) {
+    if (changedSince(reads.data(c.key), base.of(c.since))) return { kind: 'conflict', key: c.key };
   }
   return undefined;
+}
+
+/** A check's base timestamp as encodeTs bytes: startTs's, or the last other `since` asked for (a commit has one or few). */
+class SinceBytes {
+  private readonly start: Uint8Array;
+  private lastTs = -1n;
+  private last: Uint8Array = new Uint8Array(0);
+
+  constructor(private readonly startTs: bigint) {
+    this.start = encodeTs(startTs);
+  }
+
+  of(since: bigint | undefined): Uint8Array {
+    if (since === undefined || since === this.startTs) return this.start;
+    if (since !== this.lastTs) {
+      this.lastTs = since;
+      this.last = encodeTs(since);
+    }
+    return this.last;
+  }
 }
 
 /** True if the stored version was committed (put or delete) after the snapshot `startBytes` (encodeTs) encodes. */

@@ -18,9 +18,21 @@ export function commitResult(req: CommitRequest, outcome: CommitOutcome): bigint
   throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`);
 }
 
+/** Key lengths LMDB takes, and check bases no older than the snapshot (a caller's bug otherwise). */
 export function validateKeys(req: CommitRequest): void {
-  for (const m of req.mutations) checkKey(m.key, MAX_WRITE_KEY_BYTES);
+  for (const m of req.mutations) {
+    checkKey(m.key, MAX_WRITE_KEY_BYTES);
+    if (m.since !== undefined) checkSince(req.startTs, m.since);
+  }
   for (const k of req.checkKeys) checkKey(k, MAX_KEY_BYTES);
+  for (const c of req.laterChecks ?? []) {
+    checkKey(c.key, MAX_KEY_BYTES);
+    checkSince(req.startTs, c.since);
+  }
+}
+
+function checkSince(startTs: bigint, since: bigint): void {
+  if (since < startTs) throw new Error(`embedded store: check base ${since} before the snapshot ${startTs}`);
 }
 
 function checkKey(key: Uint8Array, max: number): void {

@@ -101,21 +101,22 @@ export class EtcdStore implements Store {
 
   async commit(req: CommitRequest): Promise<bigint> {
     this.assertOpen();
-    if (req.mutations.length === 0 && req.checkKeys.length === 0) return req.startTs;
-    const bound = (req.startTs + 1n).toString();
+    const later = req.laterChecks ?? [];
+    if (req.mutations.length === 0 && req.checkKeys.length === 0 && later.length === 0) return req.startTs;
     const compare: Compare[] = [];
     const success: RequestOp[] = [];
     const tombstones: Uint8Array[] = [];
     const seen = new Set<string>();
-    const guard = (key: Uint8Array): void => {
+    // A key's first guard wins: the txn layer sends each key once, with its earliest base.
+    const guard = (key: Uint8Array, since: bigint = req.startTs): void => {
       const hex = toHex(key);
       if (seen.has(hex)) return;
       seen.add(hex);
-      compare.push({ result: CompareResult.LESS, target: CompareTarget.MOD, key, mod_revision: bound });
+      compare.push({ result: CompareResult.LESS, target: CompareTarget.MOD, key, mod_revision: (since + 1n).toString() });
     };
     for (const m of req.mutations) {
       const key = this.keys.dataKey(m.key);
-      guard(key);
+      guard(key, m.since);
       if (m.op === 'put') success.push({ request_put: { key, value: encodeLive(m.value) } });
       else {
         success.push({ request_put: { key, value: tombstone() } });
@@ -123,13 +124,14 @@ export class EtcdStore implements Store {
       }
     }
     for (const k of req.checkKeys) guard(this.keys.dataKey(k));
+    for (const c of later) guard(this.keys.dataKey(c.key), c.since);
     const res = await this.sendCommit(compare, success);
     const revision = BigInt(res.header.revision);
     if (revision > this.lastSeen) this.lastSeen = revision;
     if (!res.succeeded) {
       throw new SqlError(
         'ER_LOCK_DEADLOCK',
-        `${ERRORS.ER_LOCK_DEADLOCK.template} (write conflict: a key of the transaction was committed after its snapshot at etcd revision ${req.startTs})`,
+        `${ERRORS.ER_LOCK_DEADLOCK.template} (write conflict: a key of the transaction was committed after the snapshot it was read at, etcd revision ${req.startTs} or later)`,
       );
     }
     if (tombstones.length > 0) this.gc.noteTombstones(tombstones, revision);

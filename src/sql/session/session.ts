@@ -43,6 +43,12 @@ export type Planner = (schema: Schema) => CompiledStatement;
 
 const DATA_KINDS: ReadonlySet<string> = new Set(['select', 'insert', 'update', 'delete', 'explain']);
 
+/** Statements that read the latest committed rows inside a transaction, as InnoDB's do (transaction-control.ts). */
+function isCurrentRead(stmt: Statement): boolean {
+  if (stmt.kind === 'select') return stmt.lock !== undefined;
+  return stmt.kind === 'insert' || stmt.kind === 'update' || stmt.kind === 'delete';
+}
+
 export class SessionImpl extends SessionCounters implements Session, ContextHost, SetHost, PreparedHost {
   readonly connectionId: number;
   readonly user: string;
@@ -209,7 +215,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
   }
 
   private dispatch(stmt: Statement, params: readonly Value[], planner: Planner): Promise<ExecResult> {
-    return DATA_KINDS.has(stmt.kind) ? this.runData(planner, params) : this.dispatchOther(stmt, params);
+    return DATA_KINDS.has(stmt.kind) ? this.runData(planner, params, isCurrentRead(stmt)) : this.dispatchOther(stmt, params);
   }
 
   private async dispatchOther(stmt: Statement, params: readonly Value[]): Promise<ExecResult> {
@@ -261,7 +267,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
     }
   }
 
-  private runData(planner: Planner, params: readonly Value[]): Promise<ExecResult> {
+  private runData(planner: Planner, params: readonly Value[], currentRead: boolean): Promise<ExecResult> {
     const mark = this.diagnostics.mark();
     // Not async (a synchronous throw meets txc.run's try block like a rejection).
     return this.txc.run((txn, readOnly) => {
@@ -270,7 +276,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
       const cached = catalog.cachedSchemaFor(txn);
       if (cached !== undefined) return this.runPlanned(cached, txn, readOnly, planner, params);
       return catalog.schemaFor(txn).then((schema) => this.runPlanned(schema, txn, readOnly, planner, params));
-    });
+    }, currentRead);
   }
 
   /** The data statement planned against `schema` and run in `txn`. */
@@ -313,7 +319,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
         this.db = null;
       },
       indexProgress: this.control.backfillProgress(),
-      runPlanned: (planner) => this.runData(planner, []),
+      runPlanned: (planner) => this.runData(planner, [], false),
     };
   }
 

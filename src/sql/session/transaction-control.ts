@@ -13,6 +13,12 @@
  *   BEGIN). Open transactions are never replayed.
  * - The snapshot is taken lazily, at the first statement that needs it (as InnoDB does without
  *   WITH CONSISTENT SNAPSHOT).
+ * - DML and locking SELECTs of an open transaction are current reads, as in InnoDB: after its
+ *   first statement they read the latest committed rows (merged with the transaction's own
+ *   writes), and what they write or lock conflicts at COMMIT only with commits after the
+ *   statement began (txn/types.ts beginCurrentRead). `BEGIN; SELECT k ...; UPDATE t SET k = k + 1`
+ *   thus adds to a value another session committed in between instead of failing with 1213,
+ *   and a transaction's window for write conflicts runs from its first write, not its first read.
  * - Every isolation level runs as snapshot isolation (REPEATABLE READ-like, first committer wins).
  * - The observer hears how each transaction that took a snapshot ends (committed, conflicted =
  *   1213 returned to the client, rolled back) and of every autocommit retry.
@@ -73,10 +79,10 @@ export class TransactionControl {
     return this.open?.txn ?? null;
   }
 
-  /** Runs one data statement with the rules above. */
-  run<T>(body: TxnBody<T>): Promise<T> {
+  /** Runs one data statement with the rules above; `currentRead` for DML and locking SELECTs. */
+  run<T>(body: TxnBody<T>, currentRead = false): Promise<T> {
     if (this.open === null && !this.policy.autocommit()) this.open = this.newOpen(this.policy.readOnlyDefault());
-    if (this.open !== null) return this.runInOpen(this.open, body);
+    if (this.open !== null) return this.runInOpen(this.open, body, currentRead);
     return this.runAutocommit(body);
   }
 
@@ -165,12 +171,15 @@ export class TransactionControl {
     return open.txn;
   }
 
-  private async runInOpen<T>(open: OpenTxn, body: TxnBody<T>): Promise<T> {
+  private async runInOpen<T>(open: OpenTxn, body: TxnBody<T>, currentRead: boolean): Promise<T> {
+    // The transaction's first statement reads at a snapshot taken now: current already.
+    const fresh = open.txn === null;
     // Started (or startable without I/O): no ensureStarted promise per statement.
     open.txn ??= this.txns.beginNow?.() ?? null;
     const txn = open.txn ?? (await this.ensureStarted(open));
     const cp = txn.checkpoint();
     try {
+      if (currentRead && !fresh) await txn.beginCurrentRead();
       return await body(txn, open.readOnly);
     } catch (err) {
       if (isWriteConflict(err) || txn.finished) {
@@ -179,6 +188,8 @@ export class TransactionControl {
         txn.rollbackTo(cp);
       }
       throw err;
+    } finally {
+      txn.endCurrentRead();
     }
   }
 

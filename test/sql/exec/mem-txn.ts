@@ -144,6 +144,13 @@ class MemTxn implements Txn {
     this.locked.push(...keys);
   }
 
+  /** Reads stay on the copy taken at begin (this double checks no conflicts either). */
+  beginCurrentRead(): undefined {
+    return undefined;
+  }
+
+  endCurrentRead(): void {}
+
   checkpoint(): number {
     return this.log.length;
   }
