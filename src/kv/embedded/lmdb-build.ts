@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
  * The fix id scripts/build-lmdb.mjs writes next to the add-on it built: the ITS#9496 fix and
  * the reuse of young pages (scripts/lmdb-young-pages.mjs).
  */
-const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v1';
+const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2';
 
 export function lmdbHasOpenFix(): boolean {
   // node-gyp-build would skip build/Release for the prebuilt binaries.
