@@ -2,7 +2,8 @@
  * The markdown report: one table per thread count with each server's TPS, QPS, latency and
  * ignored errors, and the ratio of every ShaleDB server to MariaDB (TPS: higher is better; p99:
  * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times. Where the
- * runs and loads recorded the machine's CPU (cpu-sample.ts), a line under each table gives its steal.
+ * runs and loads recorded the machine's CPU (cpu-sample.ts), a line under each table gives its steal;
+ * where they recorded the servers' memory (process-memory.ts), a line gives how it moved.
  */
 import type { CpuShare } from './cpu-sample.js';
 import { bulkRatio, bulkRuns, findRun, median, pairedRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
@@ -55,7 +56,17 @@ function threadTable(r: BenchResults, threads: number, shales: readonly ServerIn
     for (const s of shales) cells.push(pairedRatio(r, s.name, 'mariadb', w, threads, 'tps'), pairedRatio(r, s.name, 'mariadb', w, threads, 'p99Ms'));
     lines.push(`| ${cells.join(' | ')} |`);
   }
-  return [...lines, '', ...runCpuLines(r, threads)];
+  return [...lines, '', ...runCpuLines(r, threads), ...runMemoryLines(r, threads)];
+}
+
+/** Each server's resident memory after its runs of the table, in run order, where recorded. */
+function runMemoryLines(r: BenchResults, threads: number): string[] {
+  const rows = r.servers.flatMap((s) => {
+    const mib = r.runs.filter((x) => x.server === s.name && x.threads === threads && x.rssMiB !== undefined).map((x) => x.rssMiB as number);
+    if (mib.length === 0) return [];
+    return [`${s.label} ${mib[0]} MiB after its first run, ${mib[mib.length - 1]} MiB after its last, ${Math.max(...mib)} MiB at most`];
+  });
+  return rows.length === 0 ? [] : [`Server memory (resident, all its processes, after each run): ${rows.join('; ')}.`, ''];
 }
 
 /** A line on the CPU steal of the table's runs, where they recorded it. */

@@ -42,6 +42,8 @@ export interface RunResult {
   readonly round?: number;
   /** The machine's CPU during the run (steal, idle); absent in older results and where /proc/stat is missing. */
   readonly cpu?: CpuShare;
+  /** The server's resident memory right after the run, all its processes together (MiB); absent in older results and where /proc cannot tell. */
+  readonly rssMiB?: number;
 }
 
 export interface BenchResults {

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 
@@ -23,6 +24,8 @@ export interface BenchServer {
   stop(): Promise<void>;
   /** One line about the version, for the report. */
   version(): Promise<string>;
+  /** The pid whose process tree is the server (for its memory), when the harness knows one. */
+  pid(): number | undefined;
 }
 
 export interface ServerOptions {
@@ -99,6 +102,7 @@ export function shaleEmbedded(opts: ServerOptions): BenchServer {
       if (child !== undefined) await stopChild(child);
     },
     version: () => selectVersion(opts.port),
+    pid: () => child?.pid,
   };
 }
 
@@ -118,6 +122,8 @@ export function shaleCluster(opts: ServerOptions): BenchServer {
       await runDetaching(process.execPath, [SHALE, 'cluster', 'down', '--dir', dir]).catch(() => undefined);
     },
     version: () => selectVersion(opts.port),
+    // Daemons of several kinds (etcd, SQL nodes, HAProxy), not one process tree.
+    pid: () => undefined,
   };
 }
 
@@ -136,5 +142,13 @@ export function mariadb(opts: ServerOptions): BenchServer {
       await runDetaching('bash', [script, 'stop', dataDir]).catch(() => undefined);
     },
     version: () => selectVersion(opts.port),
+    pid: () => {
+      try {
+        const pid = Number(readFileSync(join(dataDir, 'mysqld.pid'), 'utf8').trim());
+        return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

@@ -101,6 +101,18 @@ describe('markdownReport', () => {
     // MariaDB recorded no CPU for its load: no line for it in that list.
     expect(out.split('during each load')[1]?.split('\n\n')[1]).toBe('- ShaleDB (embedded): 2.5 / - %');
   });
+  it("gives each server's memory after its runs where recorded, and nothing for older results", () => {
+    expect(md).not.toContain('Server memory');
+    const withMemory: BenchResults = {
+      ...results,
+      runs: results.runs.map((x, i) => (x.threads === 8 && x.server === 'shaledb' ? { ...x, rssMiB: [0, 180, 0, 240][i] as number } : x)),
+    };
+    const out = markdownReport(withMemory);
+    const eight = out.split('## 8 threads')[1] ?? '';
+    expect(eight).toContain('Server memory (resident, all its processes, after each run): ShaleDB (embedded) 180 MiB after its first run, 240 MiB after its last, 240 MiB at most.');
+    expect(out.split('## 8 threads')[0]).not.toContain('Server memory');
+    expect(eight).not.toContain('MariaDB 0 MiB');
+  });
 });
 
 describe('svgChart', () => {

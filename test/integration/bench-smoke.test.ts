@@ -67,12 +67,15 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
       // The machine's CPU over the run, from /proc/stat (this suite runs on Linux).
       expect(r.cpu?.stealPct, `${r.server} ${r.workload}`).toBeGreaterThanOrEqual(0);
       expect(r.cpu?.idlePct, `${r.server} ${r.workload}`).toBeLessThanOrEqual(100);
+      // The server's resident memory after the run (a Node or mariadbd process holds tens of MiB).
+      expect(r.rssMiB, `${r.server} ${r.workload}`).toBeGreaterThan(10);
     }
     for (const s of results.servers) expect(s.bulkLoadCpu?.[0]?.stealPct).toBeGreaterThanOrEqual(0);
     expect(readFileSync(join(out, 'smoke.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
     const md = readFileSync(join(out, 'smoke.md'), 'utf8');
     expect(md).toContain('shaledb/mariadb TPS');
     expect(md).toMatch(/Machine CPU during these runs \(\/proc\/stat\): steal median \d+\.\d %/);
+    expect(md).toMatch(/Server memory \(resident, all its processes, after each run\): ShaleDB[^\n]* \d+ MiB after its first run/);
     // Both servers were stopped: their ports are free again.
     expect(await portFree(base)).toBe(true);
     expect(await portFree(base + 1)).toBe(true);

@@ -1,0 +1,69 @@
+/**
+ * How much memory a server holds: the resident set (VmRSS) of its process and every descendant
+ * (`shale serve --workers N` forks workers), read from /proc. The harness records it after each
+ * run, so a server whose memory keeps growing from run to run shows in the report (the LMDB
+ * young-pages leak grew ShaleDB by ~24 MB/s of writes before it was found and fixed).
+ *
+ * /proc/<pid>/stat: "12 (node) S 7 ..." — the parent pid is the second field after the command,
+ * which sits in parentheses and may itself contain spaces or parentheses (so parse from the last ')').
+ * /proc/<pid>/status: "VmRSS:     204800 kB".
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The parent pid in a /proc/<pid>/stat line, or undefined if it does not parse. */
+export function parentPid(statLine: string): number | undefined {
+  const end = statLine.lastIndexOf(')');
+  if (end < 0) return undefined;
+  const fields = statLine.slice(end + 2).split(' ');
+  const ppid = Number(fields[1]);
+  return Number.isInteger(ppid) && ppid >= 0 ? ppid : undefined;
+}
+
+/** VmRSS in KiB from a /proc/<pid>/status text (absent for kernel threads and zombies). */
+export function rssKiB(statusText: string): number | undefined {
+  const m = /^VmRSS:\s+(\d+)\s+kB$/m.exec(statusText);
+  return m === null ? undefined : Number(m[1]);
+}
+
+/** `root` and every pid whose chain of parents reaches it, given each pid's parent. */
+export function descendants(parents: ReadonlyMap<number, number>, root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of parents) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  const out: number[] = [];
+  const todo = [root];
+  while (todo.length > 0) {
+    const pid = todo.pop() as number;
+    out.push(pid);
+    todo.push(...(children.get(pid) ?? []));
+  }
+  return out;
+}
+
+function readOr(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // the process exited meanwhile, or no /proc here
+  }
+}
+
+/** Resident MiB of `root` and its descendants; undefined when /proc cannot tell (not Linux, root gone). */
+export function processTreeRssMiB(root: number): number | undefined {
+  const parents = new Map<number, number>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return undefined;
+  }
+  for (const name of pids) {
+    const stat = readOr(`/proc/${name}/stat`);
+    const ppid = stat === undefined ? undefined : parentPid(stat);
+    if (ppid !== undefined) parents.set(Number(name), ppid);
+  }
+  const own = readOr(`/proc/${root}/status`);
+  if (own === undefined || rssKiB(own) === undefined) return undefined;
+  let kib = 0;
+  for (const pid of descendants(parents, root)) kib += rssKiB(readOr(`/proc/${pid}/status`) ?? '') ?? 0;
+  return Math.round(kib / 1024);
+}
