@@ -28,7 +28,11 @@ export function rssKiB(statusText: string): number | undefined {
 /** `root` and every pid whose chain of parents reaches it, given each pid's parent. */
 export function descendants(parents: ReadonlyMap<number, number>, root: number): number[] {
   const children = new Map<number, number[]>();
-  for (const [pid, ppid] of parents) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  for (const [pid, ppid] of parents) {
+    const list = children.get(ppid);
+    if (list === undefined) children.set(ppid, [pid]);
+    else list.push(pid);
+  }
   const out: number[] = [];
   const todo = [root];
   while (todo.length > 0) {
@@ -61,9 +65,7 @@ export function processTreeRssMiB(root: number): number | undefined {
     const ppid = stat === undefined ? undefined : parentPid(stat);
     if (ppid !== undefined) parents.set(Number(name), ppid);
   }
-  const own = readOr(`/proc/${root}/status`);
-  if (own === undefined || rssKiB(own) === undefined) return undefined;
-  let kib = 0;
-  for (const pid of descendants(parents, root)) kib += rssKiB(readOr(`/proc/${pid}/status`) ?? '') ?? 0;
-  return Math.round(kib / 1024);
+  const [own, ...others] = descendants(parents, root).map((pid) => rssKiB(readOr(`/proc/${pid}/status`) ?? ''));
+  if (own === undefined) return undefined;
+  return Math.round(others.reduce<number>((sum, kib) => sum + (kib ?? 0), own) / 1024);
 }
