@@ -3,7 +3,7 @@
  *
  * Keys and values are arbitrary bytes; keys order by unsigned byte comparison (memcmp).
  * A store gives snapshot reads at a start timestamp and an atomic, conditional commit:
- * "first committer wins" on every written key and every key in `checkKeys`.
+ * "first committer wins" on every written key (but `derived` ones, see Mutation) and every key in `checkKeys`.
  * Buffers returned by a backend belong to the caller (backends copy out of shared memory); only
  * scanMapped's mapper sees borrowed views.
  */
@@ -88,10 +88,16 @@ export interface Snapshot {
  * One write of a commit. `since` (>= the request's startTs) narrows its conflict check: the
  * write was computed from a current read at that timestamp (CheckedKey), so only commits to the
  * key after `since`, not after startTs, conflict with it.
+ *
+ * `derived`: the key is only ever written together with another key of the same commit that is
+ * checked and covers it (a non-unique index entry, whose key names its row's handle, is written
+ * only with that row's record key), so a conflict on it is already a conflict on the covering
+ * key. A store may then skip its check, and apply a `del` without keeping the delete's
+ * timestamp (no tombstone): nothing asks when a derived key was last written.
  */
 export type Mutation =
-  | { readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array; readonly since?: bigint }
-  | { readonly op: 'del'; readonly key: Uint8Array; readonly since?: bigint };
+  | { readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array; readonly since?: bigint; readonly derived?: true }
+  | { readonly op: 'del'; readonly key: Uint8Array; readonly since?: bigint; readonly derived?: true };
 
 /**
  * A key a transaction read at a later snapshot than its own (a current read: what InnoDB's

@@ -100,15 +100,15 @@ export class KvTxn implements Txn {
     return mapPairs(await mergedScan(this.reads, this.buf, range, opts), map, opts.limit);
   }
 
-  put(key: Uint8Array, value: Uint8Array): void {
+  put(key: Uint8Array, value: Uint8Array, derived = false): void {
     const buf = this.writable();
-    buf.write(key, value, this.since);
+    buf.write(key, value, this.since, derived);
     if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
-  delete(key: Uint8Array): void {
+  delete(key: Uint8Array, derived = false): void {
     const buf = this.writable();
-    buf.write(key, null, this.since);
+    buf.write(key, null, this.since, derived);
     if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 

@@ -39,8 +39,14 @@ export interface Txn {
    */
   scanMapped<T>(range: KeyRange, opts: ScanOptions, map: PairMapper<T>): Promise<MappedPage<T>>;
 
-  put(key: Uint8Array, value: Uint8Array): void;
-  delete(key: Uint8Array): void;
+  /**
+   * Buffers a put / a delete. `derived`: the key is only ever written together with a key of the
+   * same transaction that covers it (a non-unique index entry with its row's record key), so the
+   * commit need not check it for conflicts (kv.ts Mutation). A key also written without it, or
+   * locked, is checked.
+   */
+  put(key: Uint8Array, value: Uint8Array, derived?: boolean): void;
+  delete(key: Uint8Array, derived?: boolean): void;
   /**
    * Adds keys whose snapshot value this txn depends on (SELECT ... FOR UPDATE, the definition
    * of a table it writes). Commit fails with 1213 if any of them changed after startTs.

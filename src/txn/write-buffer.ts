@@ -4,13 +4,15 @@ import { compareBytes } from '../util/index.js';
 /**
  * One buffered write. `value === null` is a delete. Dead entries were rolled back. `since` is
  * the timestamp of the current read the write was computed from (undefined: the txn's snapshot);
- * its commit check counts from there (kv.ts Mutation).
+ * its commit check counts from there (kv.ts Mutation). `derived`: every write of the key so far
+ * was derived (kv.ts Mutation: covered by another key's check).
  */
 export interface BufferEntry {
   readonly key: Uint8Array;
   value: Uint8Array | null;
   dead: boolean;
   since: bigint | undefined;
+  derived: boolean;
 }
 
 /** A locked (checked) key and the timestamp its check counts from (undefined: the txn's snapshot). */
@@ -31,7 +33,7 @@ function earlier(a: bigint | undefined, b: bigint | undefined): bigint | undefin
  */
 type UndoRecord =
   | BufferEntry
-  | { readonly kind: 'write'; readonly entry: BufferEntry; readonly prev: Uint8Array | null }
+  | { readonly kind: 'write'; readonly entry: BufferEntry; readonly prev: Uint8Array | null; readonly prevDerived: boolean }
   | { readonly kind: 'lock'; readonly id: string };
 
 /** Keys up to this long become map ids through String.fromCharCode (no Buffer wrapper). */
@@ -76,20 +78,22 @@ export class WriteBuffer {
 
   /**
    * Records a put (value) or delete (null), computed from a read at `since` (undefined: the txn's
-   * snapshot). A key written again keeps the earlier base: its first write already depended on it.
+   * snapshot). A key written again keeps the earlier base: its first write already depended on it;
+   * it stays `derived` only if every write of it was.
    */
-  write(key: Uint8Array, value: Uint8Array | null, since?: bigint): void {
+  write(key: Uint8Array, value: Uint8Array | null, since?: bigint, derived = false): void {
     const id = keyId(key);
     const entry = this.entries.get(id);
     if (entry !== undefined) {
-      this.undo.push({ kind: 'write', entry, prev: entry.value });
+      this.undo.push({ kind: 'write', entry, prev: entry.value, prevDerived: entry.derived });
       this.byteCount += byteLength(value) - byteLength(entry.value);
       entry.value = value;
       entry.since = earlier(entry.since, since);
+      entry.derived &&= derived;
       return;
     }
     this.byteCount += key.byteLength + byteLength(value);
-    const created: BufferEntry = { key, value, dead: false, since };
+    const created: BufferEntry = { key, value, dead: false, since, derived };
     this.entries.set(id, created);
     this.pending.push(created);
     this.undo.push(created);
@@ -125,6 +129,7 @@ export class WriteBuffer {
       } else {
         this.byteCount += byteLength(rec.prev) - byteLength(rec.entry.value);
         rec.entry.value = rec.prev;
+        rec.entry.derived = rec.prevDerived;
       }
     }
   }
@@ -135,12 +140,19 @@ export class WriteBuffer {
     return this.sorted;
   }
 
-  /** Every live entry as a commit's mutation, checked from its own base or its lock's, whichever is earlier. */
+  /**
+   * Every live entry as a commit's mutation, checked from its own base or its lock's, whichever
+   * is earlier; `derived` (no check needed) only if it is not locked too.
+   */
   mutations(): Mutation[] {
     const out: Mutation[] = [];
     const locked = this.locks.size > 0;
     for (const [id, e] of this.entries) {
       const lock = locked ? this.locks.get(id) : undefined;
+      if (e.derived && lock === undefined) {
+        out.push(e.value === null ? { op: 'del', key: e.key, derived: true } : { op: 'put', key: e.key, value: e.value, derived: true });
+        continue;
+      }
       const since = lock === undefined ? e.since : earlier(e.since, lock.since);
       const m: Mutation = e.value === null ? { op: 'del', key: e.key } : { op: 'put', key: e.key, value: e.value };
       out.push(since === undefined ? m : { ...m, since });

@@ -169,6 +169,25 @@ for (const name of selectedBackends()) {
       for (const x of [old, current, mid, end]) x.release();
     });
 
+    it('derived writes apply with their commit: deleted for later snapshots, not for earlier ones, nothing on conflict', async () => {
+      await write(store, { row: 'r0', e1: 'x', e2: 'x' });
+      const old = await store.snapshot();
+      await write(store, { row: 'r1' });
+      const derived: Mutation[] = [
+        { op: 'del', key: b('e1'), derived: true },
+        { op: 'put', key: b('e3'), value: b('y'), derived: true },
+      ];
+      // The covering row key changed after `old`: the whole commit fails, its derived writes too.
+      await expectConflict(store.commit({ startTs: old.startTs, mutations: [{ op: 'put', key: b('row'), value: b('r2') }, ...derived], checkKeys: [] }));
+      const mid = await store.snapshot();
+      await store.commit({ startTs: mid.startTs, mutations: [{ op: 'put', key: b('row'), value: b('r2') }, ...derived], checkKeys: [] });
+      const now = await store.snapshot();
+      expect((await now.batchGet(['row', 'e1', 'e2', 'e3'].map(b))).map(s)).toEqual(['r2', undefined, 'x', 'y']);
+      expect((await now.scan({ start: b('e'), end: b('f') }, { limit: 10 })).map((p) => s(p.key))).toEqual(['e2', 'e3']);
+      expect((await mid.batchGet(['row', 'e1', 'e3'].map(b))).map(s)).toEqual(['r1', 'x', undefined]);
+      for (const x of [old, mid, now]) x.release();
+    });
+
     it('no partial apply on conflict', async () => {
       await write(store, { a: '0', b: '0', c: '0' });
       const snap = await store.snapshot();

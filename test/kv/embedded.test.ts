@@ -102,6 +102,48 @@ describe('embedded store internals', () => {
     }
   });
 
+  it('derived writes skip the conflict check, and a derived delete leaves no tombstone but hides nothing from older snapshots', async () => {
+    const dir = tempDir('shale-derived-');
+    const store = EmbeddedStore.open(dir, { gcAgeMs: 0, gcIntervalMs: 0 });
+    try {
+      await commit(store, [{ op: 'put', key: b('a'), value: b('1') }, { op: 'put', key: b('b'), value: b('1') }]);
+      const old = await store.snapshot();
+      await commit(store, [{ op: 'put', key: b('a'), value: b('2') }, { op: 'put', key: b('b'), value: b('2') }]);
+      const before = await store.snapshot();
+      // Both keys changed after `old`: checked writes conflict, derived ones are not checked.
+      await expect(store.commit({ startTs: old.startTs, mutations: [{ op: 'put', key: b('a'), value: b('x') }], checkKeys: [] })).rejects.toMatchObject({
+        errno: 1213,
+      });
+      await expect(store.commit({ startTs: old.startTs, mutations: [{ op: 'del', key: b('b') }], checkKeys: [] })).rejects.toMatchObject({ errno: 1213 });
+      await store.commit({
+        startTs: old.startTs,
+        mutations: [
+          { op: 'put', key: b('a'), value: b('3'), derived: true },
+          { op: 'del', key: b('b'), derived: true },
+        ],
+        checkKeys: [],
+      });
+      old.release();
+      const after = await store.snapshot();
+      expect(Buffer.from((await after.get(b('a'))) ?? []).toString()).toBe('3');
+      expect(await after.get(b('b'))).toBeUndefined();
+      expect(await after.scan({ start: b('a'), end: b('c') }, { limit: 10 })).toHaveLength(1);
+      after.release();
+      expect(Buffer.from((await before.get(b('b'))) ?? []).toString()).toBe('2');
+      before.release();
+      // GC collects a tombstone once a later commit moved the safe point past it: the derived
+      // delete left none, a checked one does.
+      await commit(store, [{ op: 'put', key: b('z'), value: b('1') }]);
+      expect(await store.collectGarbage()).toBe(0);
+      await commit(store, [{ op: 'del', key: b('a') }]);
+      await commit(store, [{ op: 'put', key: b('z'), value: b('2') }]);
+      expect(await store.collectGarbage()).toBe(1);
+    } finally {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('rejects empty and oversized keys without applying anything', async () => {
     const dir = tempDir('shale-keys-');
     const store = EmbeddedStore.open(dir, { gcIntervalMs: 0 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
-import type { Store } from '../../src/kv/index.js';
+import type { Mutation, Store } from '../../src/kv/index.js';
 import { openStore } from '../../src/kv/index.js';
 import { createTxnStore, type TxnStore } from '../../src/txn/index.js';
 import { utf8Decode, utf8Encode } from '../../src/util/index.js';
@@ -197,6 +197,25 @@ describe('txn over the embedded store', () => {
     await expect(txn.commit()).rejects.toMatchObject({ errno: 1213 });
     expect(txn.finished).toBe(true);
     expect(await txns.view((t) => t.get(b('payload')))).toBeUndefined();
+  });
+
+  it('sends a key as derived only while every write of it was derived and it is not locked; rollback restores it', async () => {
+    const sent: Mutation[][] = [];
+    const spy = createTxnStore({ ...kv, url: kv.url, snapshot: () => kv.snapshot(), commit: (r) => (sent.push([...r.mutations]), kv.commit(r)) });
+    const txn = await spy.begin();
+    txn.put(b('d1'), b('v'), true);
+    txn.delete(b('d2'), true);
+    txn.put(b('mixed'), b('v'), true);
+    txn.put(b('mixed'), b('w'));
+    txn.put(b('locked'), b('v'), true);
+    txn.lockKeys([b('locked')]);
+    txn.put(b('plain'), b('v'));
+    const cp = txn.checkpoint();
+    txn.delete(b('d1'));
+    txn.rollbackTo(cp);
+    await txn.commit();
+    const flags = Object.fromEntries((sent[0] ?? []).map((m) => [s(m.key), `${m.op}${m.derived === true ? ' derived' : ''}`]));
+    expect(flags).toEqual({ d1: 'put derived', d2: 'del derived', mixed: 'put', locked: 'put', plain: 'put' });
   });
 
   describe('current reads', () => {

@@ -41,8 +41,8 @@ interface CheckReads {
 
 /**
  * The commit's checks (nothing written): a snapshot older than the tombstone-GC safe point is
- * refused (its conflicts may have been collected), and first committer wins on each mutated and
- * checked key, counted from startTs or from the key's own later `since` (a current read).
+ * refused (its conflicts may have been collected), and first committer wins on each mutated (but
+ * derived, kv.ts Mutation) and checked key, counted from startTs or from the key's own later `since` (a current read).
  * Undefined when they pass.
  */
 function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | undefined {
@@ -50,7 +50,7 @@ function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | und
   if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
   const base = new SinceBytes(req.startTs);
   for (const m of req.mutations) {
-    if (changedSince(reads.data(m.key), base.of(m.since))) return { kind: 'conflict', key: m.key };
+    if (m.derived !== true && changedSince(reads.data(m.key), base.of(m.since))) return { kind: 'conflict', key: m.key };
   }
   for (const key of req.checkKeys) {
     if (changedSince(reads.data(key), base.of(undefined))) return { kind: 'conflict', key };
@@ -123,6 +123,9 @@ export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog |
       const end = writeLive(region, at, tsBytes, m.value);
       w.put('data', m.key, region.subarray(at, end));
       at = end;
+    } else if (m.derived === true) {
+      // Nothing checks a derived key's commit time, so its delete keeps no tombstone.
+      w.remove('data', m.key);
     } else {
       w.put('data', m.key, encodeTombstone(commitTs));
       w.put('tombs', tombIndexKey(tsBytes, m.key), TOMB_MARK);

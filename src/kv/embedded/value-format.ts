@@ -9,6 +9,7 @@
  *   00 00 00 00 00 00 00 05 | 01 | AB
  * and a later delete at commitTs 9 leaves the tombstone
  *   00 00 00 00 00 00 00 09 | 00
+ * (a delete of a `derived` key, kv.ts Mutation, removes it instead: its commit time is never asked).
  *
  * The database `meta` holds the latest commitTs under the key "commitTs" (8 bytes big-endian,
  * absent = 0) and the tombstone-GC safe point under "gcSafePoint" (same encoding).

@@ -3,9 +3,10 @@
  *
  * - Start timestamp: the cluster revision S from a linearizable Range (batched, start-ts.ts).
  * - Reads: serializable Ranges at revision S (etcd-snapshot.ts).
- * - Commit: one Txn. For every written key and every check key it compares
- *   `mod_revision < S + 1`; if all hold it puts the write set (deletes as tombstones, see
- *   keyspace.ts), else nothing is applied and the caller gets 1213. The commit timestamp is the
+ * - Commit: one Txn. For every written key (but derived ones, kv.ts Mutation) and every check
+ *   key it compares `mod_revision < S + 1`; if all hold it puts the write set (deletes as
+ *   tombstones, see keyspace.ts; a derived key's delete is a real delete), else nothing is
+ *   applied and the caller gets 1213. The commit timestamp is the
  *   Txn's revision. Because deletes are puts, a key deleted after S fails the compare too,
  *   which a real etcd delete would not (notes: "deletes pass a mod_revision compare").
  * - Failures: reads retry on other members; a commit is resent only when it never left this
@@ -116,8 +117,10 @@ export class EtcdStore implements Store {
     };
     for (const m of req.mutations) {
       const key = this.keys.dataKey(m.key);
-      guard(key, m.since);
+      // A derived key (kv.ts Mutation) is covered by another key's compare; its delete is a real one.
+      if (m.derived !== true) guard(key, m.since);
       if (m.op === 'put') success.push({ request_put: { key, value: encodeLive(m.value) } });
+      else if (m.derived === true) success.push({ request_delete_range: { key } });
       else {
         success.push({ request_put: { key, value: tombstone() } });
         tombstones.push(key);

@@ -104,6 +104,8 @@ export class ForeignKeyGuard {
     if (!cascade) throw parentError(child, ref.fk);
     if (depth >= MAX_DEPTH) throw SqlError.of('ER_NOT_SUPPORTED_YET', `foreign key cascades deeper than ${MAX_DEPTH} levels`);
     const writer = new TableWriter(child);
+    // Like every writer: a DDL on the child table after this transaction began makes it fail.
+    writer.lockTable(ctx);
     const guard = ForeignKeyGuard.of(child, this.schema);
     const childCols = columnsByName(child, ref.fk.columns);
     const parentCols = columnsByName(this.table, ref.fk.refColumns);

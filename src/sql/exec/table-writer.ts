@@ -111,14 +111,17 @@ export class TableWriter {
     reads?.wrote(key, value);
     for (const ix of this.indexes) {
       const e = indexEntry(this.table, ix, row, handle);
-      txn.put(e.key, e.value);
+      txn.put(e.key, e.value, derivedEntry(ix, e.distinct));
       reads?.wrote(e.key, e.value);
     }
   }
 
   delete(txn: Txn, row: readonly Value[], handle: Handle): void {
     txn.delete(recordKeyOf(this.table, handle));
-    for (const ix of this.indexes) txn.delete(indexEntry(this.table, ix, row, handle).key);
+    for (const ix of this.indexes) {
+      const e = indexEntry(this.table, ix, row, handle);
+      txn.delete(e.key, derivedEntry(ix, e.distinct));
+    }
   }
 
   /** Reads the full row stored under `handle`, or null. */
@@ -136,7 +139,7 @@ export class TableWriter {
     if (moved && this.pk !== undefined && (await txn.get(recordKeyOf(this.table, newHandle))) !== undefined) {
       throw this.dupError(this.pk, newRow);
     }
-    const changes: Array<{ oldKey: Uint8Array; key: Uint8Array; value: Uint8Array }> = [];
+    const changes: Array<{ oldKey: Uint8Array; oldDerived: boolean; key: Uint8Array; value: Uint8Array; derived: boolean }> = [];
     for (const ix of this.indexes) {
       // Same handle and the very same values in the indexed columns: the entry cannot change.
       if (!moved && ix.columns.every((c) => oldRow[c.offset] === newRow[c.offset])) continue;
@@ -148,13 +151,24 @@ export class TableWriter {
         const owner = v === undefined ? null : decodeIndexValue(v);
         if (owner !== null && !sameHandle(owner, oldHandle)) throw this.dupError(ix, newRow);
       }
-      changes.push({ oldKey: o.key, key: n.key, value: n.value });
+      changes.push({ oldKey: o.key, oldDerived: derivedEntry(ix, o.distinct), key: n.key, value: n.value, derived: derivedEntry(ix, n.distinct) });
     }
     if (moved) txn.delete(recordKeyOf(this.table, oldHandle));
     txn.put(recordKeyOf(this.table, newHandle), encodeRecordValue(this.table, newRow));
     for (const c of changes) {
-      if (!bytesEqual(c.oldKey, c.key)) txn.delete(c.oldKey);
-      txn.put(c.key, c.value);
+      if (!bytesEqual(c.oldKey, c.key)) txn.delete(c.oldKey, c.oldDerived);
+      txn.put(c.key, c.value, c.derived);
     }
   }
+}
+
+/**
+ * Whether an entry of `ix` is a derived write (txn types.ts put): a non-distinct entry names its
+ * row's handle and is written only with that row's record key, whose check covers it. Only once
+ * the index is public: while it is writeOnly, the backfill relies on conflicts on the entries
+ * themselves (backfill.ts), and a writer that saw the index writeOnly cannot commit after it turns
+ * public (it checks the table definition).
+ */
+function derivedEntry(ix: IndexInfo, distinct: boolean): boolean {
+  return !distinct && ix.state === 'public';
 }
