@@ -18,7 +18,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { svgChart } from './bench/chart.js';
 import { markdownReport } from './bench/markdown.js';
 import { withCpuShare, type CpuShare } from './bench/cpu-sample.js';
-import { processTreeRssMiB } from './bench/process-memory.js';
+import { processTreeMemory } from './bench/process-memory.js';
 import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
 import { median, type BenchParams, type BenchResults, type RunResult, type ServerInfo } from './bench/results.js';
@@ -219,10 +219,10 @@ async function oneRun(server: BenchServer, size: { tables: number; tableSize: nu
     const { result, cpu } = await withCpuShare(() => runWorkload(server.port, size, workload, threads, seconds));
     const numbers = parseRunReport(result);
     const pid = server.pid();
-    const rssMiB = pid === undefined ? undefined : processTreeRssMiB(pid);
-    const memText = rssMiB === undefined ? '' : `, RSS ${rssMiB} MiB`;
+    const mem = pid === undefined ? undefined : processTreeMemory(pid);
+    const memText = mem === undefined ? '' : `, RSS ${mem.rssMiB} MiB (anonymous ${mem.anonMiB})`;
     progress.log(`${server.name} ${workload} ${threads} thr: ${numbers.tps.toFixed(1)} tps, p99 ${numbers.p99Ms} ms, ${numbers.ignoredPerSec} ignored err/s${stealText(cpu)}${memText}`);
-    return { server: server.name, workload, threads, numbers, ...(cpu === undefined ? {} : { cpu }), ...(rssMiB === undefined ? {} : { rssMiB }) };
+    return { server: server.name, workload, threads, numbers, ...(cpu === undefined ? {} : { cpu }), ...(mem ?? {}) };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).split('\n').slice(-3).join(' ');
     progress.log(`${server.name} ${workload} ${threads} thr FAILED: ${error}`);

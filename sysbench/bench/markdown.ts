@@ -59,14 +59,20 @@ function threadTable(r: BenchResults, threads: number, shales: readonly ServerIn
   return [...lines, '', ...runCpuLines(r, threads), ...runMemoryLines(r, threads)];
 }
 
-/** Each server's resident memory after its runs of the table, in run order, where recorded. */
+/** Each server's memory after its runs of the table, in run order, where recorded: resident, then anonymous. */
 function runMemoryLines(r: BenchResults, threads: number): string[] {
-  const rows = r.servers.flatMap((s) => {
-    const mib = r.runs.filter((x) => x.server === s.name && x.threads === threads && x.rssMiB !== undefined).map((x) => x.rssMiB as number);
-    if (mib.length === 0) return [];
-    return [`${s.label} ${mib[0]} MiB after its first run, ${mib[mib.length - 1]} MiB after its last, ${Math.max(...mib)} MiB at most`];
-  });
-  return rows.length === 0 ? [] : [`Server memory (resident, all its processes, after each run): ${rows.join('; ')}.`, ''];
+  const line = (title: string, field: 'rssMiB' | 'anonMiB'): string[] => {
+    const rows = r.servers.flatMap((s) => {
+      const mib = r.runs.filter((x) => x.server === s.name && x.threads === threads).flatMap((x) => (x[field] === undefined ? [] : [x[field]]));
+      if (mib.length === 0) return [];
+      return [`${s.label} ${mib[0]} MiB after its first run, ${mib[mib.length - 1]} MiB after its last, ${Math.max(...mib)} MiB at most`];
+    });
+    return rows.length === 0 ? [] : [`${title}: ${rows.join('; ')}.`, ''];
+  };
+  return [
+    ...line('Server memory (resident, all its processes, after each run)', 'rssMiB'),
+    ...line("Of which anonymous (heaps and buffers; the rest is mapped files, such as each ShaleDB worker's view of LMDB's data file)", 'anonMiB'),
+  ];
 }
 
 /** A line on the CPU steal of the table's runs, where they recorded it. */

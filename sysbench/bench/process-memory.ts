@@ -1,12 +1,15 @@
 /**
  * How much memory a server holds: the resident set (VmRSS) of its process and every descendant
- * (`shale serve --workers N` forks workers), read from /proc. The harness records it after each
- * run, so a server whose memory keeps growing from run to run shows in the report (the LMDB
- * young-pages leak grew ShaleDB by ~24 MB/s of writes before it was found and fixed).
+ * (`shale serve --workers N` forks workers), read from /proc, and the anonymous part of it
+ * (RssAnon: heaps, buffers, malloc). The harness records both after each run, so a server whose
+ * memory keeps growing from run to run shows in the report (the LMDB young-pages leak grew
+ * ShaleDB by ~24 MB/s of writes before it was found and fixed). The resident set also counts the
+ * pages of mapped files a process touched: every ShaleDB worker maps LMDB's data file, so it
+ * grows with that file while the anonymous memory stays flat.
  *
  * /proc/<pid>/stat: "12 (node) S 7 ..." — the parent pid is the second field after the command,
  * which sits in parentheses and may itself contain spaces or parentheses (so parse from the last ')').
- * /proc/<pid>/status: "VmRSS:     204800 kB".
+ * /proc/<pid>/status: "VmRSS:     204800 kB", "RssAnon:    61440 kB".
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -19,10 +22,16 @@ export function parentPid(statLine: string): number | undefined {
   return Number.isInteger(ppid) && ppid >= 0 ? ppid : undefined;
 }
 
-/** VmRSS in KiB from a /proc/<pid>/status text (absent for kernel threads and zombies). */
-export function rssKiB(statusText: string): number | undefined {
-  const m = /^VmRSS:\s+(\d+)\s+kB$/m.exec(statusText);
+/** A field of a /proc/<pid>/status text in KiB (absent for kernel threads and zombies). */
+export function statusKiB(statusText: string, field: 'VmRSS' | 'RssAnon'): number | undefined {
+  const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB$`, 'm').exec(statusText);
   return m === null ? undefined : Number(m[1]);
+}
+
+/** A process tree's memory in MiB: resident (mapped files included) and anonymous. */
+export interface TreeMemory {
+  readonly rssMiB: number;
+  readonly anonMiB: number;
 }
 
 /** `root` and every pid whose chain of parents reaches it, given each pid's parent. */
@@ -51,8 +60,8 @@ function readOr(path: string): string | undefined {
   }
 }
 
-/** Resident MiB of `root` and its descendants; undefined when /proc cannot tell (not Linux, root gone). */
-export function processTreeRssMiB(root: number): number | undefined {
+/** Memory of `root` and its descendants; undefined when /proc cannot tell (not Linux, root gone). */
+export function processTreeMemory(root: number): TreeMemory | undefined {
   const parents = new Map<number, number>();
   let pids: string[];
   try {
@@ -65,7 +74,13 @@ export function processTreeRssMiB(root: number): number | undefined {
     const ppid = stat === undefined ? undefined : parentPid(stat);
     if (ppid !== undefined) parents.set(Number(name), ppid);
   }
-  const [own, ...others] = descendants(parents, root).map((pid) => rssKiB(readOr(`/proc/${pid}/status`) ?? ''));
-  if (own === undefined) return undefined;
-  return Math.round(others.reduce<number>((sum, kib) => sum + (kib ?? 0), own) / 1024);
+  const [own, ...others] = descendants(parents, root).map((pid) => readOr(`/proc/${pid}/status`) ?? '');
+  const sum = (field: 'VmRSS' | 'RssAnon'): number | undefined => {
+    const first = own === undefined ? undefined : statusKiB(own, field);
+    if (first === undefined) return undefined;
+    return Math.round(others.reduce<number>((total, text) => total + (statusKiB(text, field) ?? 0), first) / 1024);
+  };
+  const rssMiB = sum('VmRSS');
+  const anonMiB = sum('RssAnon');
+  return rssMiB === undefined || anonMiB === undefined ? undefined : { rssMiB, anonMiB };
 }

@@ -44,6 +44,8 @@ export interface RunResult {
   readonly cpu?: CpuShare;
   /** The server's resident memory right after the run, all its processes together (MiB); absent in older results and where /proc cannot tell. */
   readonly rssMiB?: number;
+  /** The anonymous part of rssMiB (RssAnon: heaps, buffers; not mapped files such as LMDB's data file); absent in older results. */
+  readonly anonMiB?: number;
 }
 
 export interface BenchResults {

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { descendants, parentPid, processTreeRssMiB, rssKiB } from '../../sysbench/bench/process-memory.js';
+import { descendants, parentPid, processTreeMemory, statusKiB } from '../../sysbench/bench/process-memory.js';
 
 describe('process memory', () => {
   it('parses the parent pid after the last parenthesis of the command', () => {
@@ -11,9 +11,11 @@ describe('process memory', () => {
     expect(parentPid('garbage')).toBeUndefined();
   });
 
-  it('reads VmRSS in KiB, undefined when absent', () => {
-    expect(rssKiB('Name:\tnode\nVmPeak:\t 900 kB\nVmRSS:\t  204800 kB\nRssAnon:\t 1 kB\n')).toBe(204800);
-    expect(rssKiB('Name:\tkthreadd\nState:\tS (sleeping)\n')).toBeUndefined();
+  it('reads VmRSS and RssAnon in KiB, undefined when absent', () => {
+    const text = 'Name:\tnode\nVmPeak:\t 900 kB\nVmRSS:\t  204800 kB\nRssAnon:\t 1 kB\n';
+    expect(statusKiB(text, 'VmRSS')).toBe(204800);
+    expect(statusKiB(text, 'RssAnon')).toBe(1);
+    expect(statusKiB('Name:\tkthreadd\nState:\tS (sleeping)\n', 'VmRSS')).toBeUndefined();
   });
 
   it('walks every descendant of the root and nothing else', () => {
@@ -27,10 +29,13 @@ describe('process memory', () => {
     try {
       await new Promise((r) => setTimeout(r, 300));
       const own = Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1]) / 1024;
-      const childRss = processTreeRssMiB(child.pid as number) as number;
+      const childMem = processTreeMemory(child.pid as number);
+      const childRss = childMem?.rssMiB as number;
       expect(childRss).toBeGreaterThan(10);
-      expect(processTreeRssMiB(process.pid)).toBeGreaterThanOrEqual(Math.floor(own + childRss) - 2);
-      expect(processTreeRssMiB(2 ** 22 + 7)).toBeUndefined();
+      expect(childMem?.anonMiB).toBeGreaterThan(1);
+      expect(childMem?.anonMiB).toBeLessThan(childRss);
+      expect(processTreeMemory(process.pid)?.rssMiB).toBeGreaterThanOrEqual(Math.floor(own + childRss) - 2);
+      expect(processTreeMemory(2 ** 22 + 7)).toBeUndefined();
     } finally {
       child.kill();
       await once(child, 'exit');

@@ -105,11 +105,12 @@ describe('markdownReport', () => {
     expect(md).not.toContain('Server memory');
     const withMemory: BenchResults = {
       ...results,
-      runs: results.runs.map((x, i) => (x.threads === 8 && x.server === 'shaledb' ? { ...x, rssMiB: [0, 180, 0, 240][i] as number } : x)),
+      runs: results.runs.map((x, i) => (x.threads === 8 && x.server === 'shaledb' ? { ...x, rssMiB: [0, 180, 0, 240][i] as number, anonMiB: [0, 60, 0, 55][i] as number } : x)),
     };
     const out = markdownReport(withMemory);
     const eight = out.split('## 8 threads')[1] ?? '';
     expect(eight).toContain('Server memory (resident, all its processes, after each run): ShaleDB (embedded) 180 MiB after its first run, 240 MiB after its last, 240 MiB at most.');
+    expect(eight).toMatch(/Of which anonymous \([^\n]*\): ShaleDB \(embedded\) 60 MiB after its first run, 55 MiB after its last, 60 MiB at most\./);
     expect(out.split('## 8 threads')[0]).not.toContain('Server memory');
     expect(eight).not.toContain('MariaDB 0 MiB');
   });

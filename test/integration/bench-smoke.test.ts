@@ -69,6 +69,8 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
       expect(r.cpu?.idlePct, `${r.server} ${r.workload}`).toBeLessThanOrEqual(100);
       // The server's resident memory after the run (a Node or mariadbd process holds tens of MiB).
       expect(r.rssMiB, `${r.server} ${r.workload}`).toBeGreaterThan(10);
+      expect(r.anonMiB, `${r.server} ${r.workload}`).toBeGreaterThan(1);
+      expect(r.anonMiB, `${r.server} ${r.workload}`).toBeLessThanOrEqual(r.rssMiB as number);
     }
     for (const s of results.servers) expect(s.bulkLoadCpu?.[0]?.stealPct).toBeGreaterThanOrEqual(0);
     expect(readFileSync(join(out, 'smoke.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
@@ -76,6 +78,7 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
     expect(md).toContain('shaledb/mariadb TPS');
     expect(md).toMatch(/Machine CPU during these runs \(\/proc\/stat\): steal median \d+\.\d %/);
     expect(md).toMatch(/Server memory \(resident, all its processes, after each run\): ShaleDB[^\n]* \d+ MiB after its first run/);
+    expect(md).toMatch(/Of which anonymous \(heaps and buffers[^\n]*\): ShaleDB[^\n]* \d+ MiB after its first run/);
     // Both servers were stopped: their ports are free again.
     expect(await portFree(base)).toBe(true);
     expect(await portFree(base + 1)).toBe(true);
