@@ -3,7 +3,8 @@
  *
  * Keys and values are arbitrary bytes; keys order by unsigned byte comparison (memcmp).
  * A store gives snapshot reads at a start timestamp and an atomic, conditional commit:
- * "first committer wins" on every written key (but `derived` ones, see Mutation) and every key in `checkKeys`.
+ * "first committer wins" on every written key (but `derived` ones, see Mutation) and every key
+ * in `checkKeys`.
  * Buffers returned by a backend belong to the caller (backends copy out of shared memory); only
  * scanMapped's mapper sees borrowed views.
  */

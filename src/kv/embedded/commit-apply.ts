@@ -42,8 +42,8 @@ interface CheckReads {
 /**
  * The commit's checks (nothing written): a snapshot older than the tombstone-GC safe point is
  * refused (its conflicts may have been collected), and first committer wins on each mutated (but
- * derived, kv.ts Mutation) and checked key, counted from startTs or from the key's own later `since` (a current read).
- * Undefined when they pass.
+ * derived, kv.ts Mutation) and checked key, counted from startTs or from the key's own later
+ * `since` (a current read). Undefined when they pass.
  */
 function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | undefined {
   const safePoint = counterValue(reads.meta(GC_SAFE_POINT_KEY));

@@ -6,9 +6,9 @@
  * - Commit: one Txn. For every written key (but derived ones, kv.ts Mutation) and every check
  *   key it compares `mod_revision < S + 1`; if all hold it puts the write set (deletes as
  *   tombstones, see keyspace.ts; a derived key's delete is a real delete), else nothing is
- *   applied and the caller gets 1213. The commit timestamp is the
- *   Txn's revision. Because deletes are puts, a key deleted after S fails the compare too,
- *   which a real etcd delete would not (notes: "deletes pass a mod_revision compare").
+ *   applied and the caller gets 1213. The commit timestamp is the Txn's revision. Because
+ *   deletes are puts, a key deleted after S fails the compare too, which a real etcd delete
+ *   would not (notes: "deletes pass a mod_revision compare").
  * - Failures: reads retry on other members; a commit is resent only when it never left this
  *   process; otherwise its outcome is unknown and the client gets 1180.
  * - GC: gc.ts (compaction below the cluster-wide safe point, tombstone removal).
