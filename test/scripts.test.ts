@@ -1,12 +1,14 @@
 /**
  * Runs every SQL script under test/scripts/ over a real socket, through the text protocol
- * (mysql2 query) and the prepared protocol (mysql2 execute), against every KV backend.
+ * (mysql2 query) and the prepared protocol (mysql2 execute), against every KV backend, and on
+ * the embedded store also against `shale serve --workers 2` (the primary deals connections out
+ * in turn, so a script's connections land on both worker processes).
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, removeDir, startTestNode, type TestNode } from './helpers/node.js';
+import { backends, removeDir, spawnNode, startTestNode, tempDir, type TestNode } from './helpers/node.js';
 import { cellText, parseScript, type ScriptRecord } from './helpers/script.js';
 
 const SCRIPTS = join(__dirname, 'scripts');
@@ -93,11 +95,23 @@ async function runRecord(state: RunState, file: string, rec: ScriptRecord, proto
   expect(actual, `${at}: ${rec.sql}`).toEqual(expected);
 }
 
-for (const backend of backends()) {
-  describe(`SQL scripts on ${backend}`, () => {
+/** Where the scripts run: a node per backend, plus two worker processes on the embedded store. */
+function targets(): Array<{ readonly name: string; start(): Promise<TestNode> }> {
+  const out = backends().map((backend) => ({ name: backend, start: () => startTestNode(backend) }));
+  if (!backends().includes('embedded')) return out;
+  const workers = async (): Promise<TestNode> => {
+    const dataDir = tempDir('workers');
+    const spawned = await spawnNode(dataDir, ['--workers', '2']);
+    return { port: spawned.port, dataDir, stop: () => spawned.stop() };
+  };
+  return [...out, { name: 'embedded, --workers 2', start: workers }];
+}
+
+for (const target of targets()) {
+  describe(`SQL scripts on ${target.name}`, () => {
     let node: TestNode;
     beforeAll(async () => {
-      node = await startTestNode(backend);
+      node = await target.start();
     });
     afterAll(async () => {
       await node.stop();
