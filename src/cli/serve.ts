@@ -6,6 +6,7 @@ import { createTxnStore } from '../txn/index.js';
 import { createEngine } from '../sql/session/index.js';
 import { loadTlsContext, startServer, type RunningServer, type ServerOptions } from '../server/index.js';
 import { nodeOps, type StatusListen } from './node-ops.js';
+import { answerPeers, PrimaryPeers } from './worker-peers.js';
 
 /** Default of `--shutdown-timeout`: how long running statements may finish after SIGTERM. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
@@ -26,6 +27,8 @@ export interface ServeOptions {
   readonly status?: StatusListen;
   /** A `--workers` worker: metrics and health go to the primary's status server. */
   readonly reportToPrimary?: boolean;
+  /** A `--workers` worker: KILL and PROCESSLIST also reach the other workers' connections, through the primary. */
+  readonly peersViaPrimary?: boolean;
   /** A `--workers` worker: connections come from the primary instead of a listener of its own. */
   readonly handedSockets?: ServerOptions['handedSockets'];
   /** Called once the node takes connections (a worker tells the primary). */
@@ -83,7 +86,9 @@ export async function startNode(opts: ServeOptions): Promise<RunningNode> {
     ...(opts.rootPassword !== undefined ? { rootPassword: opts.rootPassword } : {}),
     tls: tls !== undefined,
     requireSecureTransport: opts.requireSecureTransport === true,
+    ...(opts.peersViaPrimary === true ? { peers: new PrimaryPeers() } : {}),
   });
+  if (opts.peersViaPrimary === true) answerPeers(engine);
   let server: RunningServer;
   try {
     server = await startServer({

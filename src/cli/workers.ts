@@ -4,11 +4,13 @@
  * process reads the schema version at every transaction start and reserves its own AUTO_INCREMENT
  * blocks). The primary process supervises: it restarts a worker that dies and forwards
  * SIGTERM/SIGINT so every worker shuts down gracefully. The status HTTP server (/health,
- * /metrics) runs in the primary, answered by the workers over IPC (worker-status.ts).
+ * /metrics) runs in the primary, answered by the workers over IPC (worker-status.ts), and KILL /
+ * PROCESSLIST reach every worker's connections through it (worker-peers.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import { assertSharedOpenSafe, recoverStore } from '../kv/index.js';
 import { ConnectionBalancer, reportReady, socketsFromPrimary } from './connection-balancer.js';
+import { routePeerQuestions } from './worker-peers.js';
 import { startStatus } from './node-ops.js';
 import { logRecovered, serveUntilSignal, type ServeOptions } from './serve.js';
 import { WorkerStatus } from './worker-status.js';
@@ -27,6 +29,7 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
       handedSockets: socketsFromPrimary,
       onReady: reportReady,
       firstConnectionId: index * WORKER_ID_STRIDE + 1,
+      peersViaPrimary: true,
       status: undefined,
       reportToPrimary,
     });
@@ -52,9 +55,12 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   }
   let stopping = false;
   const live = new Set<Worker>();
+  const byIndex = new Map<number, Worker>();
+  routePeerQuestions((conn) => byIndex.get(Math.floor((conn - 1) / WORKER_ID_STRIDE)));
   const fork = (index: number): void => {
     const worker = cluster.fork({ SHALE_WORKER_INDEX: String(index), SHALE_LISTEN_PORT: String(balancer.port) });
     live.add(worker);
+    byIndex.set(index, worker);
     // IPC errors of a dying worker (a send racing its exit) must not take the primary down.
     worker.on('error', (err: Error) => logger.warn({ event: 'worker-error', index, err: err.message }, 'worker IPC error'));
     worker.on('exit', (code, signal) => {

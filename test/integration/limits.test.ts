@@ -336,20 +336,25 @@ describe('KILL across --workers processes', () => {
     removeDir(dataDir);
   });
 
-  it('ids of another worker process are unknown here (1094)', async () => {
+  it("another worker's connection of another account needs SUPER (1095); an id no worker has is 1094", async () => {
     const conns: mysql.Connection[] = [];
+    const workerOf = (c: mysql.Connection): number => Math.floor(c.threadId / 100_000_000);
     try {
-      for (let i = 0; i < 100; i++) {
-        const c = await mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+      const root = await mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+      conns.push(root);
+      await root.query("CREATE USER 'plain'@'%' IDENTIFIED BY 'pw'");
+      let plain: mysql.Connection | undefined;
+      for (let i = 0; i < 100 && plain === undefined; i++) {
+        const c = await mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'plain', password: 'pw' });
         conns.push(c);
-        if (new Set(conns.map((x) => Math.floor(x.threadId / 100_000_000))).size === 2) break;
-        await sleep(50); // the second worker may still be starting
+        if (workerOf(c) !== workerOf(root)) plain = c;
+        else await sleep(50); // the second worker may still be starting
       }
-      const first = conns[0] as mysql.Connection;
-      const other = conns.find((c) => Math.floor(c.threadId / 100_000_000) !== Math.floor(first.threadId / 100_000_000));
-      expect(other).toBeDefined();
-      const err = await failure(first.query(`KILL ${(other as mysql.Connection).threadId}`));
-      expect(err).toMatchObject({ errno: 1094, message: `Unknown thread id: ${(other as mysql.Connection).threadId}` });
+      expect(plain).toBeDefined();
+      const err = await failure((plain as mysql.Connection).query(`KILL ${root.threadId}`));
+      expect(err).toMatchObject({ errno: 1095, message: `You are not owner of thread ${root.threadId}` });
+      const unknown = await failure(root.query('KILL 199999999'));
+      expect(unknown).toMatchObject({ errno: 1094, message: 'Unknown thread id: 199999999' });
     } finally {
       for (const c of conns) await c.end();
     }

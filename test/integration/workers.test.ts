@@ -1,7 +1,8 @@
 /**
  * `shale serve --workers 2`: two SQL processes share one port and one embedded store. Connections
  * land on both workers in turn; DDL, data, AUTO_INCREMENT and write conflicts behave as in one
- * process; commits go through the primary and each client reads its own writes at once.
+ * process; commits go through the primary and each client reads its own writes at once; KILL and
+ * PROCESSLIST reach the other worker's connections.
  */
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,40 @@ describe('--workers 2', () => {
     const [plan] = await other.query('EXPLAIN SELECT id FROM t WHERE w = 1');
     expect(JSON.stringify(plan)).toContain('w_idx');
     for (const c of conns) await c.end();
+  }, 60_000);
+
+  it('KILL and PROCESSLIST reach the connections of the other worker', async () => {
+    const admin = await connect();
+    await admin.query('CREATE DATABASE kdb');
+    await admin.end();
+    const conns = await connectionsOnBothWorkers('kdb');
+    const workerOf = (c: mysql.Connection): number => Math.floor(c.threadId / 100_000_000);
+    const a = conns[0]!;
+    const b = conns.find((c) => workerOf(c) !== workerOf(a))!;
+    await a.query('CREATE TABLE s (id INT PRIMARY KEY)');
+    await a.query(`INSERT INTO s VALUES ${Array.from({ length: 300 }, (_, i) => `(${i})`).join(', ')}`);
+    const slow = 'SELECT COUNT(*) AS n FROM s x, s y, s z';
+    const running = a.query(slow).then(() => undefined, (err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 300));
+    const [shown] = await b.query('SHOW FULL PROCESSLIST');
+    expect((shown as Array<{ Id: number }>).map((r) => r.Id)).toEqual(expect.arrayContaining(conns.map((c) => c.threadId)));
+    expect(shown).toContainEqual(expect.objectContaining({ Id: a.threadId, Command: 'Query', Info: slow }));
+    const [viaSchema] = await b.query('SELECT ID, INFO FROM information_schema.PROCESSLIST WHERE ID = ?', [a.threadId]);
+    expect(viaSchema).toEqual([{ ID: a.threadId, INFO: slow }]);
+    await b.query(`KILL QUERY ${a.threadId}`);
+    expect(await running).toMatchObject({ errno: 1317 });
+    // KILL [CONNECTION] closes it; an id that no worker has is 1094.
+    await b.query(`KILL ${a.threadId}`);
+    let gone = false;
+    for (let i = 0; i < 30 && !gone; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const [ids] = await b.query('SELECT ID FROM information_schema.PROCESSLIST');
+      gone = !(ids as Array<{ ID: number }>).some((r) => r.ID === a.threadId);
+    }
+    expect(gone).toBe(true);
+    expect(await b.query('KILL 99999999').catch((err: unknown) => err)).toMatchObject({ errno: 1094 });
+    for (const c of conns) if (c !== a) await c.end();
+    a.destroy();
   }, 60_000);
 
   it('deals a burst of connections out evenly, and a client sees its own commit at once', async () => {

@@ -32,9 +32,14 @@ export interface EngineCore {
   readonly users: UserRegistry;
   /** Remembers the newest schema a session used (for Open_tables). */
   noteSchema(schema: Schema): void;
+  /** This process's sessions. */
   processList(): ProcessInfo[];
+  /** Every session of the server: this process's and its peers' (`--workers`), by id. */
+  allProcesses(): Promise<ProcessInfo[]>;
   /** The session with this connection id in this process (KILL), if any. */
   killTarget(connectionId: number): KillTarget | undefined;
+  /** Like killTarget, in this process or one of its peers. */
+  anyKillTarget(connectionId: number): Promise<KillTarget | undefined>;
   /** SHOW STATUS rows; with the session's options, its own values (Ssl_cipher ...) too. */
   statusRows(session?: SessionOptions): Array<readonly [string, string]>;
   unregister(connectionId: number): void;

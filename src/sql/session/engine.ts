@@ -14,6 +14,7 @@ import { RetryGate } from './retry-gate.js';
 import { SessionImpl } from './session.js';
 import { INFORMATION_SCHEMA } from './show-schema.js';
 import type { KillTarget } from './kill.js';
+import type { ProcessPeers } from './peers.js';
 import type { ProcessInfo } from './show-server.js';
 import { declareVariableKinds } from './system-variable-kinds.js';
 import { buildVariableDefs } from './system-variables.js';
@@ -38,9 +39,19 @@ export interface EngineOptions {
   tls?: boolean;
   /** Initial @@global.require_secure_transport (needs `tls`). */
   requireSecureTransport?: boolean;
+  /** The other processes of this server (`--workers`), for KILL and PROCESSLIST; default none. */
+  peers?: ProcessPeers;
 }
 
-export type ClosableEngine = Engine & { close(): Promise<void> };
+/**
+ * What the process hosting the engine sees: the server's Engine, close(), and this process's
+ * sessions as it tells them to its `--workers` peers (peers.ts).
+ */
+export type ClosableEngine = Engine & {
+  close(): Promise<void>;
+  processList(): ProcessInfo[];
+  killTarget(connectionId: number): KillTarget | undefined;
+};
 
 export async function createEngine(txns: TxnStore, opts: EngineOptions): Promise<ClosableEngine> {
   const catalog = await Catalog.open(txns);
@@ -62,6 +73,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
   private readonly sessions = new Map<number, SessionImpl>();
   private readonly startedAt = Date.now();
   private latestSchema: Schema | null = null;
+  private readonly peers: ProcessPeers | undefined;
 
   constructor(
     readonly txns: TxnStore,
@@ -70,6 +82,7 @@ class EngineImpl implements ClosableEngine, EngineCore {
   ) {
     this.logger = opts.logger.child({ module: 'sql' });
     this.observer = opts.observer ?? NO_OBSERVER;
+    this.peers = opts.peers;
     this.users = new UserRegistry(txns);
     const defs = buildVariableDefs({
       serverVersion: this.serverVersion,
@@ -126,6 +139,16 @@ class EngineImpl implements ClosableEngine, EngineCore {
 
   killTarget(connectionId: number): KillTarget | undefined {
     return this.sessions.get(connectionId)?.control;
+  }
+
+  async allProcesses(): Promise<ProcessInfo[]> {
+    const local = this.processList();
+    if (this.peers === undefined) return local;
+    return [...local, ...(await this.peers.processList())].sort((a, b) => a.id - b.id);
+  }
+
+  async anyKillTarget(connectionId: number): Promise<KillTarget | undefined> {
+    return this.killTarget(connectionId) ?? this.peers?.killTarget(connectionId);
   }
 
   maxConnections(): number {

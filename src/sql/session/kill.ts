@@ -4,8 +4,8 @@
  * transaction (a client waiting for a statement's answer sees the connection drop, as with
  * MySQL). Killing one's own connection answers 1317 and then closes it; KILL QUERY of one's own
  * connection answers 1317. Unknown ids are 1094; another account's connection needs SUPER or
- * CONNECTION_ADMIN (else 1095). Ids belong to one SQL process: connections of other `--workers`
- * processes or other nodes are unknown here (1094).
+ * CONNECTION_ADMIN (else 1095). With `--workers` the target may be in another process of the same
+ * server (peers.ts); connections of other nodes are unknown here (1094).
  */
 import { SqlError } from '../../errors/index.js';
 import type { EvalContext } from '../expr/index.js';
@@ -41,10 +41,10 @@ export async function runKill(
   stmt: KillStatement,
   self: Killer,
   ctx: EvalContext,
-  find: (connectionId: number) => KillTarget | undefined,
+  find: (connectionId: number) => Promise<KillTarget | undefined>,
 ): Promise<OkResult> {
   const id = threadId(evalConstant(stmt.connectionId, ctx));
-  const target = find(id);
+  const target = await find(id);
   if (target === undefined) throw SqlError.of('ER_NO_SUCH_THREAD', String(id));
   if (target.user !== self.user && !(await self.mayKillAny())) throw SqlError.of('ER_KILL_DENIED_ERROR', String(id));
   if (id === self.connectionId) {

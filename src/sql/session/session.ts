@@ -255,7 +255,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
       case 'noop':
         return okResult();
       case 'kill':
-        return runKill(stmt, this.control, this.evalContext(params), (id) => this.engine.killTarget(id));
+        return runKill(stmt, this.control, this.evalContext(params), (id) => this.engine.anyKillTarget(id));
       case 'account':
         return runAccount(stmt.stmt, this.accountHost());
       case 'admin':

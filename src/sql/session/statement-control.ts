@@ -59,7 +59,7 @@ export class StatementControl implements KillTarget {
 
   /** Without PROCESS, an account sees only its own connections (SHOW PROCESSLIST, I_S.PROCESSLIST). */
   async visibleProcesses(): Promise<ProcessInfo[]> {
-    const all = this.engine.processList();
+    const all = await this.engine.allProcesses();
     if (await this.holds('PROCESS')) return all;
     return all.filter((p) => p.user === this.owner.user);
   }
