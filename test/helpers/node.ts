@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { startNode, type RunningNode } from '../../src/cli/index.js';
 import { sharedEtcdUrl } from './etcd.js';
 
@@ -49,6 +50,27 @@ export function storeUrl(backend: string, dataDir: string): string {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * For the enclosing test file or describe block: spawns `shale serve ...args` (spawnNode) on a
+ * fresh data directory before its tests, stops it and removes the directory after them. Returns
+ * the node, to call from inside the tests.
+ */
+export function spawnedForSuite(prefix: string, args: readonly string[]): () => SpawnedNode {
+  const dataDir = tempDir(prefix);
+  let node: SpawnedNode | undefined;
+  beforeAll(async () => {
+    node = await spawnNode(dataDir, args);
+  });
+  afterAll(async () => {
+    await node?.stop();
+    removeDir(dataDir);
+  });
+  return () => {
+    if (node === undefined) throw new Error('the suite node is not running (beforeAll failed?)');
+    return node;
+  };
 }
 
 export interface SpawnedNode {

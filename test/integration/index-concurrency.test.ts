@@ -8,27 +8,17 @@
  * indexes match the rows (ADMIN CHECK TABLE both ways, and a lookup of each row through each index).
  */
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, spawnNode, tempDir, type SpawnedNode } from '../helpers/node.js';
+import { describe, expect, it } from 'vitest';
+import { spawnedForSuite } from '../helpers/node.js';
 
 const ROWS = 40;
 const CLIENTS = 8;
 const RUN_MS = 3000;
 
-const dataDir = tempDir('index-concurrency');
-let server: SpawnedNode;
-
-beforeAll(async () => {
-  server = await spawnNode(dataDir, ['--workers', '2']);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  removeDir(dataDir);
-});
+const server = spawnedForSuite('index-concurrency', ['--workers', '2']);
 
 function connect(): Promise<mysql.Connection> {
-  return mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'root', database: 'ic', supportBigNumbers: true, bigNumberStrings: true });
+  return mysql.createConnection({ host: '127.0.0.1', port: server().port, user: 'root', database: 'ic', supportBigNumbers: true, bigNumberStrings: true });
 }
 
 function isConflict(err: unknown): boolean {
@@ -73,7 +63,7 @@ async function client(c: mysql.Connection, seed: number, until: number): Promise
 
 describe('indexes under concurrent writers on two workers', () => {
   it('every acknowledged change is there once and the indexes match the rows', async () => {
-    const setup = await mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+    const setup = await mysql.createConnection({ host: '127.0.0.1', port: server().port, user: 'root' });
     await setup.query('CREATE DATABASE ic');
     await setup.end();
     const admin = await connect();

@@ -7,7 +7,7 @@
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillSettings } from '../../src/catalog/backfill.js';
-import { removeDir, spawnNode, startTestNode, tempDir, type SpawnedNode, type TestNode } from '../helpers/node.js';
+import { removeDir, spawnedForSuite, startTestNode, type TestNode } from '../helpers/node.js';
 
 /** 200 × 200 × 200 = 8M joined rows: about 2 s of work, so a KILL or a timeout lands mid-way. */
 const SLOW = 'SELECT COUNT(*) AS n FROM t x, t y, t z';
@@ -324,28 +324,18 @@ describe('max_connections', () => {
 });
 
 describe('KILL across --workers processes', () => {
-  const dataDir = tempDir('limits-workers');
-  let server: SpawnedNode;
-
-  beforeAll(async () => {
-    server = await spawnNode(dataDir, ['--workers', '2']);
-  });
-
-  afterAll(async () => {
-    await server?.stop();
-    removeDir(dataDir);
-  });
+  const server = spawnedForSuite('limits-workers', ['--workers', '2']);
 
   it("another worker's connection of another account needs SUPER (1095); an id no worker has is 1094", async () => {
     const conns: mysql.Connection[] = [];
     const workerOf = (c: mysql.Connection): number => Math.floor(c.threadId / 100_000_000);
     try {
-      const root = await mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'root' });
+      const root = await mysql.createConnection({ host: '127.0.0.1', port: server().port, user: 'root' });
       conns.push(root);
       await root.query("CREATE USER 'plain'@'%' IDENTIFIED BY 'pw'");
       let plain: mysql.Connection | undefined;
       for (let i = 0; i < 100 && plain === undefined; i++) {
-        const c = await mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'plain', password: 'pw' });
+        const c = await mysql.createConnection({ host: '127.0.0.1', port: server().port, user: 'plain', password: 'pw' });
         conns.push(c);
         if (workerOf(c) !== workerOf(root)) plain = c;
         else await sleep(50); // the second worker may still be starting

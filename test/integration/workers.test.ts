@@ -5,23 +5,13 @@
  * PROCESSLIST reach the other worker's connections.
  */
 import mysql from 'mysql2/promise';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeDir, spawnNode, tempDir, type SpawnedNode } from '../helpers/node.js';
+import { describe, expect, it } from 'vitest';
+import { removeDir, spawnedForSuite, spawnNode, tempDir } from '../helpers/node.js';
 
-const dataDir = tempDir('workers');
-let server: SpawnedNode;
-
-beforeAll(async () => {
-  server = await spawnNode(dataDir, ['--workers', '2']);
-});
-
-afterAll(async () => {
-  await server?.stop();
-  removeDir(dataDir);
-});
+const server = spawnedForSuite('workers', ['--workers', '2']);
 
 function connect(database?: string): Promise<mysql.Connection> {
-  return mysql.createConnection({ host: '127.0.0.1', port: server.port, user: 'root', ...(database ? { database } : {}) });
+  return mysql.createConnection({ host: '127.0.0.1', port: server().port, user: 'root', ...(database ? { database } : {}) });
 }
 
 /** How many of `conns` each worker serves (connection ids are in disjoint ranges per worker). */
