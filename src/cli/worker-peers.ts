@@ -36,9 +36,18 @@ interface Envelope {
   readonly a?: Answer;
 }
 
+/** `msg` as an envelope of `type` (IPC messages arrive untyped; other modules share the channel). */
 function envelope(msg: unknown, type: string): Envelope | undefined {
   if (typeof msg !== 'object' || msg === null || !('type' in msg) || msg.type !== type || !('id' in msg) || typeof msg.id !== 'number') return undefined;
+  if ('q' in msg && !isQuestion(msg.q)) return undefined;
   return msg as Envelope;
+}
+
+function isQuestion(q: unknown): q is Question {
+  if (typeof q !== 'object' || q === null || !('op' in q)) return false;
+  if (q.op === 'list') return true;
+  if (!('conn' in q) || typeof q.conn !== 'number') return false;
+  return q.op === 'find' || (q.op === 'kill' && 'queryOnly' in q && typeof q.queryOnly === 'boolean');
 }
 
 /** Calls that wait for one answer each, by id, resolved with {} after PEER_WAIT_MS. */
@@ -46,7 +55,8 @@ class Pending {
   private readonly waiting = new Map<number, (a: Answer) => void>();
   private nextId = 1;
 
-  open(send: (id: number) => boolean): Promise<Answer> {
+  /** `send` sends question `id` and calls `failed` if it cannot (the channel is closed). */
+  open(send: (id: number, failed: () => void) => void): Promise<Answer> {
     const id = this.nextId++;
     return new Promise<Answer>((resolve) => {
       const timer = setTimeout(() => done({}), PEER_WAIT_MS);
@@ -56,7 +66,7 @@ class Pending {
         resolve(a);
       };
       this.waiting.set(id, done);
-      if (!send(id)) done({});
+      send(id, () => done({}));
     });
   }
 
@@ -88,13 +98,16 @@ export class PrimaryPeers implements ProcessPeers {
   }
 
   private ask(q: Question): Promise<Answer> {
-    return this.pending.open((id) => sendToPrimary({ type: REQ, id, q }));
+    return this.pending.open((id, failed) => sendToPrimary({ type: REQ, id, q }, failed));
   }
 }
 
-function sendToPrimary(msg: Envelope): boolean {
-  if (process.send === undefined || !process.connected) return false;
-  return process.send(msg, undefined, {}, () => undefined);
+/** Sends to the primary; `failed` runs when the channel is closed (a false return only means a backlog). */
+function sendToPrimary(msg: Envelope, failed: () => void = () => undefined): void {
+  if (process.send === undefined || !process.connected) return failed();
+  process.send(msg, undefined, {}, (err: Error | null) => {
+    if (err !== null) failed();
+  });
 }
 
 /** In a worker: answers the primary's questions about this process's sessions. */
@@ -122,7 +135,12 @@ function answer(engine: ClosableEngine, q: Question): Answer {
 export function routePeerQuestions(owner: (conn: number) => Worker | undefined): void {
   const pending = new Pending();
   const ask = (w: Worker, q: Question): Promise<Answer> =>
-    pending.open((id) => w.isConnected() && w.send({ type: ASK, id, q } satisfies Envelope, undefined, () => undefined));
+    pending.open((id, failed) => {
+      if (!w.isConnected()) return failed();
+      w.send({ type: ASK, id, q } satisfies Envelope, undefined, (err: Error | null) => {
+        if (err !== null) failed();
+      });
+    });
   cluster.on('message', (from: Worker, msg: unknown) => {
     const answered = envelope(msg, ANSWER);
     if (answered !== undefined) return pending.settle(answered.id, answered.a);
