@@ -14,11 +14,16 @@ function connect(database?: string): Promise<mysql.Connection> {
   return mysql.createConnection({ host: '127.0.0.1', port: server().port, user: 'root', ...(database ? { database } : {}) });
 }
 
-/** How many of `conns` each worker serves (connection ids are in disjoint ranges per worker). */
+/** The worker serving `c` (connection ids are in disjoint ranges per worker). */
+function workerOf(c: mysql.Connection): number {
+  return Math.floor(c.threadId / 100_000_000);
+}
+
+/** How many of `conns` each worker serves. */
 function connectionsPerWorker(conns: readonly mysql.Connection[]): number[] {
   const perWorker = new Map<number, number>();
   for (const c of conns) {
-    const w = Math.floor(c.threadId / 100_000_000);
+    const w = workerOf(c);
     perWorker.set(w, (perWorker.get(w) ?? 0) + 1);
   }
   return [...perWorker.values()];
@@ -31,10 +36,20 @@ async function connectionsOnBothWorkers(database: string): Promise<mysql.Connect
   for (let i = 0; i < 20 && workers.size < 2; i++) {
     const c = await connect(database);
     conns.push(c);
-    workers.add(Math.floor(c.threadId / 100_000_000));
+    workers.add(workerOf(c));
   }
   expect(workers.size).toBe(2);
   return conns;
+}
+
+/** A new database and connections to it on both workers: `a` on one, `b` on the other. */
+async function pairOnTwoWorkers(database: string): Promise<{ conns: mysql.Connection[]; a: mysql.Connection; b: mysql.Connection }> {
+  const admin = await connect();
+  await admin.query(`CREATE DATABASE ${database}`);
+  await admin.end();
+  const conns = await connectionsOnBothWorkers(database);
+  const a = conns[0]!;
+  return { conns, a, b: conns.find((c) => workerOf(c) !== workerOf(a))! };
 }
 
 describe('--workers 2', () => {
@@ -69,12 +84,7 @@ describe('--workers 2', () => {
   }, 60_000);
 
   it("a statement sees every commit another worker acknowledged before it (no stale read txn)", async () => {
-    const admin = await connect();
-    await admin.query('CREATE DATABASE vdb');
-    await admin.end();
-    const conns = await connectionsOnBothWorkers('vdb');
-    const a = conns[0]!;
-    const b = conns.find((c) => Math.floor(c.threadId / 100_000_000) !== Math.floor(a.threadId / 100_000_000))!;
+    const { conns, a, b } = await pairOnTwoWorkers('vdb');
     await a.query('CREATE TABLE v (id INT PRIMARY KEY, n INT)');
     await a.query('INSERT INTO v VALUES (1, 0)');
     // lmdb-js kept a read transaction current for ~1 ms after it was renewed; a worker reading
@@ -90,13 +100,7 @@ describe('--workers 2', () => {
   }, 60_000);
 
   it('KILL and PROCESSLIST reach the connections of the other worker', async () => {
-    const admin = await connect();
-    await admin.query('CREATE DATABASE kdb');
-    await admin.end();
-    const conns = await connectionsOnBothWorkers('kdb');
-    const workerOf = (c: mysql.Connection): number => Math.floor(c.threadId / 100_000_000);
-    const a = conns[0]!;
-    const b = conns.find((c) => workerOf(c) !== workerOf(a))!;
+    const { conns, a, b } = await pairOnTwoWorkers('kdb');
     await a.query('CREATE TABLE s (id INT PRIMARY KEY)');
     await a.query(`INSERT INTO s VALUES ${Array.from({ length: 300 }, (_, i) => `(${i})`).join(', ')}`);
     const slow = 'SELECT COUNT(*) AS n FROM s x, s y, s z';

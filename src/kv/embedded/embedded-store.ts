@@ -341,12 +341,9 @@ export class EmbeddedStore implements Store {
   }
 
   /**
-   * useReadTransaction() at the latest commit of any process; if LMDB's reader table is full,
-   * expire our oldest pins and retry once. lmdb-js keeps one read transaction current until a
-   * timer (at least 1 ms, the next event-loop turn) or a commit of this process resets it, so a
-   * commit another `--workers` process acknowledged in between would be missing from a snapshot
-   * taken after it (a client reading right after another's COMMIT saw the old row). Resetting
-   * first costs a renew; with no newer commit lmdb-js keeps the same transaction (and our pin).
+   * useReadTransaction() at the latest commit of any process (lmdb-js otherwise keeps a read txn
+   * for ≥ 1 ms, missing other workers' commits; ARCHITECTURE.md "Processes"); if LMDB's reader
+   * table is full, expire our oldest pins and retry once.
    */
   private useReadTxn(): Transaction {
     this.dbs.data.resetReadTxn();
