@@ -18,7 +18,9 @@
  *
  * A second change lets LMDB reuse pages born after the oldest reader ("young pages", see
  * lmdb-young-pages.mjs): with the checkpointer's read transaction held, LMDB otherwise reuses no
- * page for a whole checkpoint interval.
+ * page for a whole checkpoint interval. A third exports the newest committed transaction id
+ * (lmdb-reader-txnid.mjs), so the store renews its read transaction only when another process
+ * committed since.
  *
  * node-gyp-build loads build/Release/lmdb.node before the prebuilt binaries, so the fixed build
  * takes over; `build/Release/shaledb-lmdb-fix` records which fixes it carries (checked at run time
@@ -28,9 +30,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { READER_TXNID_HUNKS, READER_TXNID_ID } from './lmdb-reader-txnid.mjs';
 import { YOUNG_PAGES_HUNKS, YOUNG_PAGES_ID } from './lmdb-young-pages.mjs';
 
-const FIX_ID = `its9496-mti-txnid-v1+${YOUNG_PAGES_ID}`;
+const FIX_ID = `its9496-mti-txnid-v1+${YOUNG_PAGES_ID}+${READER_TXNID_ID}`;
 const LMDB_VERSION = '3.5.6';
 const SOURCE = 'dependencies/lmdb/libraries/liblmdb/mdb.c';
 const BROKEN = '\tif (env->me_txns)\n\t\tenv->me_txns->mti_txnid = meta.mm_txnid;\n\n#if MDB_DEBUG';
@@ -51,20 +54,25 @@ function lmdbDir() {
   return fail(`no lmdb package.json above ${entry}`);
 }
 
-/** Patches mdb.c in place (idempotent); fails if the source is not the one the changes were written for. */
+/** Patches the sources in place (idempotent); fails if a source is not the one the changes were written for. */
 function patchSource(dir) {
   const version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
   if (version !== LMDB_VERSION) fail(`lmdb ${version} installed, the fix is written for ${LMDB_VERSION}: review it for the new version`);
-  const path = join(dir, SOURCE);
-  let text = readFileSync(path, 'utf8');
-  const hunks = [{ what: 'ITS#9496', before: BROKEN, after: FIXED }, ...YOUNG_PAGES_HUNKS];
-  for (const { what, before, after } of hunks) {
-    if (text.includes(after)) continue;
-    const at = text.indexOf(before);
-    if (at < 0 || text.indexOf(before, at + 1) >= 0) fail(`${path}: the code the change "${what}" replaces was not found exactly once`);
-    text = text.slice(0, at) + after + text.slice(at + before.length);
+  const hunks = [{ what: 'ITS#9496', before: BROKEN, after: FIXED }, ...YOUNG_PAGES_HUNKS, ...READER_TXNID_HUNKS];
+  for (const file of new Set(hunks.map((h) => h.file ?? SOURCE))) {
+    const path = join(dir, file);
+    let text = readFileSync(path, 'utf8');
+    // Hunks are written with \n; some of lmdb-js's files end their lines with \r\n.
+    const eol = (s) => (text.includes('\r\n') ? s.replaceAll('\n', '\r\n') : s);
+    for (const hunk of hunks.filter((h) => (h.file ?? SOURCE) === file)) {
+      const [what, before, after] = [hunk.what, eol(hunk.before), eol(hunk.after)];
+      if (text.includes(after)) continue;
+      const at = text.indexOf(before);
+      if (at < 0 || text.indexOf(before, at + 1) >= 0) fail(`${path}: the code the change "${what}" replaces was not found exactly once`);
+      text = text.slice(0, at) + after + text.slice(at + before.length);
+    }
+    writeFileSync(path, text);
   }
-  writeFileSync(path, text);
 }
 
 /** node-gyp: npm's own (npm tells lifecycle scripts where it is), else the one bundled with npm. */

@@ -14,6 +14,7 @@ import { Checkpointer } from './checkpointer.js';
 import { LoggedWrites, markFailedBatch, RedoLog, type Appended } from './redo-log.js';
 import { replayLog, restoreCheckpoint } from './recovery.js';
 import { WriteWatchdog } from './write-watchdog.js';
+import { FreshReadTxn } from './fresh-read-txn.js';
 import type { EmbeddedStoreOptions } from './embedded-options.js';
 
 export type { EmbeddedStoreOptions } from './embedded-options.js';
@@ -41,6 +42,7 @@ export class EmbeddedStore implements Store {
   private readonly root: RootDatabase<Buffer, string>;
   private readonly dbs: EmbeddedDbs;
   private readonly reader: RawRangeReader;
+  private readonly readTxn: FreshReadTxn;
   /**
    * Pinned read txns with at least one open snapshot or a hold, oldest first (Map keeps insertion
    * order; startTs never decreases along it). A group leaves the map when its last member ended
@@ -98,6 +100,7 @@ export class EmbeddedStore implements Store {
       tombs: this.root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
     };
     this.reader = new RawRangeReader(this.root, 'data');
+    this.readTxn = new FreshReadTxn(this.dbs.data, this.root);
     if (restored !== undefined) {
       const replayed = replayLog(path, this.root, this.dbs, restored);
       opts.onRecovered?.(replayed);
@@ -341,14 +344,12 @@ export class EmbeddedStore implements Store {
   }
 
   /**
-   * useReadTransaction() at the latest commit of any process (lmdb-js otherwise keeps a read txn
-   * for ≥ 1 ms, missing other workers' commits; ARCHITECTURE.md "Processes"); if LMDB's reader
-   * table is full, expire our oldest pins and retry once.
+   * A read txn at the latest commit of any process (fresh-read-txn.ts); if LMDB's reader table
+   * is full, expire our oldest pins and retry once.
    */
   private useReadTxn(): Transaction {
-    this.dbs.data.resetReadTxn();
     try {
-      return this.dbs.data.useReadTransaction();
+      return this.readTxn.use();
     } catch (err) {
       if (!String(err).includes('MDB_READERS_FULL') || this.pinned.size === 0) throw err;
       for (let n = Math.ceil(this.pinned.size / 2); n > 0; n--) this.evictOldest();
