@@ -1,6 +1,6 @@
 /**
  * ShaleDB's additions to lmdb-js's native add-on (applied by build-lmdb.mjs): three small N-API
- * functions the embedded store calls.
+ * functions the embedded store calls, and a fix to LMDB's WRITEMAP mode (the first hunk).
  *
  * - `shaledbLastTxnId(envAddress)`: the id of the newest transaction committed by any process on
  *   the environment (LMDB's shared `mti_txnid` in lock.mdb, the value a read transaction that
@@ -18,7 +18,7 @@
  * Each hunk replaces `before` (found exactly once in `file`) with `after`; a hunk whose `after` is
  * already there is skipped, so the patch applies once.
  */
-export const ADDON_FUNCTIONS_ID = 'addon-functions-v1';
+export const ADDON_FUNCTIONS_ID = 'addon-functions-v2';
 
 const NAPI_FUNCTIONS = [
   '/* ShaleDB addon-functions-v1 (scripts/lmdb-addon-functions.mjs). */',
@@ -58,6 +58,19 @@ const NAPI_FUNCTIONS = [
 ].join('\n');
 
 export const ADDON_FUNCTIONS_HUNKS = [
+  {
+    // LMDB 1.0's WRITEMAP tells a transaction's dirty pages by their mp_txnid and keeps (almost) no
+    // dirty list (mt_dirty_room is 1), but mdb_freelist_save still looks each loose page up in it
+    // and asserts it is there: emptying a database (its last key removed) aborted the process
+    // (the same assertion as kriszyp/lmdb-js#212 and owasp-modsecurity/ModSecurity#3639). A loose
+    // page not in the list has no entry to clear, so it is skipped.
+    what: 'WRITEMAP loose pages missing from the dirty list',
+    file: 'dependencies/lmdb/libraries/liblmdb/mdb.c',
+    before: '\t\t\t\tmdb_tassert(txn, x <= dl[0].mid);\n\t\t\t} else {\n',
+    after:
+      '\t\t\t\t/* ShaleDB addon-functions-v2: WRITEMAP keeps dirty pages out of dl; nothing to clear. */\n' +
+      '\t\t\t\tif (x > dl[0].mid)\n\t\t\t\t\tcontinue;\n\t\t\t} else {\n',
+  },
   {
     what: 'mdb_env_shaledb_txnid, after mdb_env_get_maxkeysize',
     file: 'dependencies/lmdb/libraries/liblmdb/mdb.c',

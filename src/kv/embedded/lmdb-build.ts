@@ -13,7 +13,7 @@ import type { RootDatabase } from 'lmdb';
  * The fix id scripts/build-lmdb.mjs writes next to the add-on it built: the ITS#9496 fix and
  * the reuse of young pages (scripts/lmdb-young-pages.mjs).
  */
-const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v1';
+const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v2';
 
 export function lmdbHasOpenFix(): boolean {
   // node-gyp-build would skip build/Release for the prebuilt binaries.
