@@ -18,9 +18,10 @@
  *
  * A second change lets LMDB reuse pages born after the oldest reader ("young pages", see
  * lmdb-young-pages.mjs): with the checkpointer's read transaction held, LMDB otherwise reuses no
- * page for a whole checkpoint interval. A third exports the newest committed transaction id
- * (lmdb-reader-txnid.mjs), so the store renews its read transaction only when another process
- * committed since.
+ * page for a whole checkpoint interval. A third adds three functions to the add-on
+ * (lmdb-addon-functions.mjs): the newest committed transaction id, so the store renews its read
+ * transaction only when another process committed since, and the last page in use and
+ * posix_fallocate, so that with WRITEMAP a full disk fails a commit instead of raising SIGBUS.
  *
  * node-gyp-build loads build/Release/lmdb.node before the prebuilt binaries, so the fixed build
  * takes over; `build/Release/shaledb-lmdb-fix` records which fixes it carries (checked at run time
@@ -30,10 +31,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { READER_TXNID_HUNKS, READER_TXNID_ID } from './lmdb-reader-txnid.mjs';
+import { ADDON_FUNCTIONS_HUNKS, ADDON_FUNCTIONS_ID } from './lmdb-addon-functions.mjs';
 import { YOUNG_PAGES_HUNKS, YOUNG_PAGES_ID } from './lmdb-young-pages.mjs';
 
-const FIX_ID = `its9496-mti-txnid-v1+${YOUNG_PAGES_ID}+${READER_TXNID_ID}`;
+const FIX_ID = `its9496-mti-txnid-v1+${YOUNG_PAGES_ID}+${ADDON_FUNCTIONS_ID}`;
 const LMDB_VERSION = '3.5.6';
 const SOURCE = 'dependencies/lmdb/libraries/liblmdb/mdb.c';
 const BROKEN = '\tif (env->me_txns)\n\t\tenv->me_txns->mti_txnid = meta.mm_txnid;\n\n#if MDB_DEBUG';
@@ -58,7 +59,7 @@ function lmdbDir() {
 function patchSource(dir) {
   const version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
   if (version !== LMDB_VERSION) fail(`lmdb ${version} installed, the fix is written for ${LMDB_VERSION}: review it for the new version`);
-  const hunks = [{ what: 'ITS#9496', before: BROKEN, after: FIXED }, ...YOUNG_PAGES_HUNKS, ...READER_TXNID_HUNKS];
+  const hunks = [{ what: 'ITS#9496', before: BROKEN, after: FIXED }, ...YOUNG_PAGES_HUNKS, ...ADDON_FUNCTIONS_HUNKS];
   for (const file of new Set(hunks.map((h) => h.file ?? SOURCE))) {
     const path = join(dir, file);
     let text = readFileSync(path, 'utf8');

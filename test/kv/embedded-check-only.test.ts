@@ -21,8 +21,8 @@ describe('embedded store: a commit with only checked keys', () => {
       const snap = await store.snapshot();
       const stale = s0.startTs;
       // From here on every write batch hangs (as if lmdb-js's write thread were busy or stalled).
-      const data = (store as unknown as { dbs: { data: { childTransaction: () => Promise<unknown> } } }).dbs.data;
-      data.childTransaction = () => new Promise<unknown>(() => undefined);
+      const data = (store as unknown as { dbs: { data: { transaction: () => Promise<unknown> } } }).dbs.data;
+      data.transaction = () => new Promise<unknown>(() => undefined);
       await expect(store.commit({ startTs: snap.startTs, mutations: [], checkKeys: [b('k'), b('other')] })).resolves.toBe(snap.startTs);
       await expect(store.commit({ startTs: stale, mutations: [], checkKeys: [b('k')] })).rejects.toMatchObject({ errno: 1213 });
       snap.release();

@@ -15,7 +15,7 @@ const MDB_BAD_VALSIZE = -30781;
 const EIO = 5;
 
 type BatchFn = (cb: () => unknown) => Promise<unknown>;
-type BatchMethod = 'childTransaction' | 'transaction';
+type BatchMethod = 'transaction';
 interface Internals {
   readonly dbs: { readonly data: Record<BatchMethod, BatchFn> };
 }
@@ -28,9 +28,9 @@ function batchFailure(code: number, message: string): Error {
 
 /**
  * Makes the store's next `failures` write batches fail (after running `before`, if given):
- * commits enter through `childTransaction`, range deletes through `transaction`.
+ * commits and range deletes both enter through `transaction`.
  */
-function failBatches(store: EmbeddedStore, failures: number, err: () => Error, before?: () => Promise<unknown>, method: BatchMethod = 'childTransaction'): { calls: () => number } {
+function failBatches(store: EmbeddedStore, failures: number, err: () => Error, before?: () => Promise<unknown>, method: BatchMethod = 'transaction'): { calls: () => number } {
   const data = (store as unknown as Internals).dbs.data;
   const original = data[method].bind(data);
   let calls = 0;
@@ -93,9 +93,11 @@ describe('embedded store: retry of a write batch failed by an lmdb-js free-list 
   it('gives up after six attempts with the mapped storage error', async () => {
     const store = open([]);
     try {
-      const spy = failBatches(store, 10, () => batchFailure(MDB_BAD_VALSIZE, 'MDB_BAD_VALSIZE'));
+      // Six failing attempts; the seventh transaction is the mark that the batch failed (markFailedBatch),
+      // which runs for real (a seventh commit attempt would commit, and 'k' would be there).
+      const spy = failBatches(store, 6, () => batchFailure(MDB_BAD_VALSIZE, 'MDB_BAD_VALSIZE'));
       await expect(store.commit({ startTs: store.latestCommitTs(), mutations: [{ op: 'put', key: b('k'), value: b('v') }], checkKeys: [] })).rejects.toMatchObject({ errno: 1180 });
-      expect(spy.calls()).toBe(6);
+      expect(spy.calls()).toBe(7);
       expect(await readText(store, 'k')).toBeUndefined();
     } finally {
       await store.close();
@@ -107,7 +109,9 @@ describe('embedded store: retry of a write batch failed by an lmdb-js free-list 
     try {
       const spy = failBatches(store, 1, () => batchFailure(EIO, 'Input/output error'));
       await expect(store.commit({ startTs: store.latestCommitTs(), mutations: [{ op: 'put', key: b('k'), value: b('v') }], checkKeys: [] })).rejects.toMatchObject({ errno: 1180 });
-      expect(spy.calls()).toBe(1);
+      // One attempt, then the mark that the batch failed (markFailedBatch), not a second attempt.
+      expect(spy.calls()).toBe(2);
+      expect(await readText(store, 'k')).toBeUndefined();
     } finally {
       await store.close();
     }

@@ -1,7 +1,7 @@
 /**
  * FreshReadTxn (src/kv/embedded/fresh-read-txn.ts) renews lmdb-js's read transaction only when
  * some process committed since its last renewal, through the add-on function
- * scripts/lmdb-reader-txnid.mjs adds. The end-to-end check (a statement on one worker sees a
+ * scripts/lmdb-addon-functions.mjs adds. The end-to-end check (a statement on one worker sees a
  * commit acknowledged on the other) is in test/integration/workers.test.ts.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { open } from 'lmdb';
 import { FreshReadTxn } from '../../src/kv/embedded/fresh-read-txn.js';
-import { lastTxnIdFunction } from '../../src/kv/embedded/lmdb-build.js';
+import { addonFunctions } from '../../src/kv/embedded/lmdb-build.js';
 import { tempDir } from './backends.js';
 
 const OPTIONS = { noSubdir: false, maxDbs: 8, noSync: true } as const;
@@ -31,17 +31,19 @@ await root.close();`;
 }
 
 describe('FreshReadTxn', () => {
-  it("reads LMDB's last committed transaction id, one more per commit", async () => {
+  it("reads LMDB's last committed transaction id (one more per commit) and last page", async () => {
     const dir = tempDir('shale-txnid-');
     const { root, data } = openData(dir);
     try {
-      const lastTxnId = lastTxnIdFunction(root);
-      expect(lastTxnId).toBeTypeOf('function');
-      const before = lastTxnId?.() ?? 0;
+      const addon = addonFunctions(root);
+      expect(addon).toBeDefined();
+      const before = addon?.lastTxnId() ?? 0;
       await data.put(Buffer.from('a'), Buffer.from('1'));
       await data.put(Buffer.from('b'), Buffer.from('2'));
-      expect(lastTxnId?.()).toBe(before + 2);
-      expect(lastTxnId?.()).toBe((root as unknown as { env: { info(): { lastTxnId: number } } }).env.info().lastTxnId);
+      expect(addon?.lastTxnId()).toBe(before + 2);
+      const info = (root as unknown as { env: { info(): { lastTxnId: number; lastPageNumber: number } } }).env.info();
+      expect(addon?.lastTxnId()).toBe(info.lastTxnId);
+      expect(addon?.lastPgno()).toBe(info.lastPageNumber);
     } finally {
       await root.close();
       rmSync(dir, { recursive: true, force: true });
@@ -53,7 +55,7 @@ describe('FreshReadTxn', () => {
     const { root, data } = openData(dir);
     try {
       await data.put(Buffer.from('k'), Buffer.from('old'));
-      const fresh = new FreshReadTxn(data, root);
+      const fresh = new FreshReadTxn(data, addonFunctions(root));
       const resets = vi.spyOn(data, 'resetReadTxn');
       const first = fresh.use();
       expect(resets).toHaveBeenCalledTimes(1);

@@ -222,8 +222,8 @@ describe('embedded store: recovery after an OS crash (redo log)', () => {
         // The batch runs the commit's callback (which appends its log record), then is aborted as a
         // whole (a synchronous transaction whose callback throws; an async one would still commit).
         const data = (store as unknown as { dbs: EmbeddedDbs }).dbs.data;
-        const real = data.childTransaction.bind(data);
-        data.childTransaction = ((callback: () => unknown) => {
+        const real = data.transaction.bind(data);
+        data.transaction = ((callback: () => unknown) => {
           try {
             data.transactionSync(() => {
               callback();
@@ -233,10 +233,10 @@ describe('embedded store: recovery after an OS crash (redo log)', () => {
             return Promise.reject(err);
           }
           return Promise.reject(new Error('the injected failure did not throw'));
-        }) as typeof data.childTransaction;
+        }) as typeof data.transaction;
         const failed = { op: 'put' as const, key: utf8Encode('failed'), value: utf8Encode('never committed') };
         await expect(store.commit({ startTs: store.latestCommitTs(), mutations: [failed], checkKeys: [] })).rejects.toThrow();
-        data.childTransaction = real;
+        data.transaction = real;
         crashImage(dir, image, atCheckpoint, rng(14), false);
       } finally {
         await store.close();

@@ -86,8 +86,8 @@ describe('embedded store: a commit whose write batch never finishes', () => {
     const store = EmbeddedStore.open(dir, { gcIntervalMs: 0, stuckWriteMs: 100, onStuckWrite: (age) => stuck.push(age) });
     try {
       // lmdb-js's stall: the batch's promise never settles.
-      const data = (store as unknown as { dbs: { data: { childTransaction: () => Promise<unknown> } } }).dbs.data;
-      data.childTransaction = () => new Promise<unknown>(() => undefined);
+      const data = (store as unknown as { dbs: { data: { transaction: () => Promise<unknown> } } }).dbs.data;
+      data.transaction = () => new Promise<unknown>(() => undefined);
       const snap = await store.snapshot();
       void store.commit({ startTs: snap.startTs, mutations: [{ op: 'put', key: utf8Encode('k'), value: utf8Encode('v') }], checkKeys: [] });
       snap.release();
@@ -106,9 +106,9 @@ describe('embedded store: a commit whose write batch never finishes', () => {
     const store = EmbeddedStore.open(dir, { gcIntervalMs: 0, stuckWriteMs: 60_000, stuckAfterFaultMs: 100, onStuckWrite: (age) => stuck.push(age), onBackgroundError: () => undefined });
     try {
       // The first batch fails with the fault, the retry never settles (what was seen in harness runs).
-      const data = (store as unknown as { dbs: { data: { childTransaction: () => Promise<unknown> } } }).dbs.data;
+      const data = (store as unknown as { dbs: { data: { transaction: () => Promise<unknown> } } }).dbs.data;
       let calls = 0;
-      data.childTransaction = () => {
+      data.transaction = () => {
         calls++;
         if (calls > 1) return new Promise<unknown>(() => undefined);
         const cause = Object.assign(new Error('MDB_BAD_VALSIZE'), { code: -30781 });

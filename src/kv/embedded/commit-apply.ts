@@ -103,9 +103,10 @@ export function checkOnlyCommit(dbs: EmbeddedDbs, req: CommitRequest, txn: Trans
 }
 
 /**
- * Conflict check + apply, run synchronously INSIDE one LMDB write (child) transaction, so it is
- * serialized against every other commit of every process. Nothing is written unless the whole
- * request passes (checkCommit). The request has mutations: EmbeddedStore.commit sends a commit
+ * Conflict check + apply, run synchronously INSIDE one LMDB write transaction (shared with the
+ * other commits of the batch), so it is serialized against every other commit of every process.
+ * Nothing is written unless the whole request passes (checkCommit) and its log record was
+ * appended (LoggedWrites.finish). The request has mutations: EmbeddedStore.commit sends a commit
  * without any to checkOnlyCommit.
  */
 export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog | undefined): CommitOutcome {

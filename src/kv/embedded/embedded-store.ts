@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { open, type RootDatabase, type Transaction } from 'lmdb';
+import type { RootDatabase, Transaction } from 'lmdb';
 import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
 import { compareBytes } from '../../util/index.js';
 import { applyCommit, checkOnlyCommit, counterValue, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
@@ -15,6 +15,8 @@ import { LoggedWrites, markFailedBatch, RedoLog, type Appended } from './redo-lo
 import { replayLog, restoreCheckpoint } from './recovery.js';
 import { WriteWatchdog } from './write-watchdog.js';
 import { FreshReadTxn } from './fresh-read-txn.js';
+import type { DataFileRoom } from './data-file-room.js';
+import { openEnvironment } from './open-environment.js';
 import type { EmbeddedStoreOptions } from './embedded-options.js';
 
 export type { EmbeddedStoreOptions } from './embedded-options.js';
@@ -34,8 +36,10 @@ const DEFAULT_CHECKPOINT_MS = 5000;
  * each write batch (lmdb-js's overlappingSync; the commit waits for `flushed`). Concurrent commits
  * from one process share one LMDB write transaction (lmdb-js batches async transaction callbacks
  * queued in the same event turn / while a write is in flight); each commit runs its conflict
- * check in order inside that transaction, in its own child transaction so a failing member never
- * leaves partial writes.
+ * check in order inside that transaction and writes only once the check passed and its log record
+ * is appended, so a failing member leaves no partial writes (redo-log.ts, LoggedWrites). With the
+ * log, LMDB writes through its memory map (WRITEMAP, which allows no child transactions), with
+ * disk blocks allocated ahead of each batch (data-file-room.ts).
  */
 export class EmbeddedStore implements Store {
   readonly url: string;
@@ -43,6 +47,8 @@ export class EmbeddedStore implements Store {
   private readonly dbs: EmbeddedDbs;
   private readonly reader: RawRangeReader;
   private readonly readTxn: FreshReadTxn;
+  /** Set when LMDB writes through its memory map: blocks to allocate before each write batch. */
+  private readonly room: DataFileRoom | undefined;
   /**
    * Pinned read txns with at least one open snapshot or a hold, oldest first (Map keeps insertion
    * order; startTs never decreases along it). A group leaves the map when its last member ended
@@ -80,29 +86,14 @@ export class EmbeddedStore implements Store {
     const bootId = opts.bootId ?? currentBootId();
     const logged = opts.redoLog ?? bootId !== '';
     const restored = restoreCheckpoint(path, bootId);
-    this.root = open<Buffer, string>({
-      path,
-      // lmdb-js would otherwise treat a path with an extension ("shale.data") as the file itself.
-      noSubdir: false,
-      maxDbs: 8,
-      maxReaders,
-      mapSize: opts.mapSize ?? 1024 * 1024 * 1024,
-      // lmdb-js 3.5's event-turn batching leaves a promise of its own without a handler; when a
-      // write fails (disk full) that rejection would crash the process. Concurrent commits
-      // still share one write transaction and one fsync without it.
-      eventTurnBatching: false,
-      // With the redo log a commit is durable once its log record is fsync'd (recovery.ts).
-      ...(logged ? { noSync: true, overlappingSync: false } : {}),
-    });
-    this.dbs = {
-      data: this.root.openDB<Buffer, Uint8Array>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' }),
-      meta: this.root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' }),
-      tombs: this.root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
-    };
+    const env = openEnvironment(path, opts, logged, maxReaders);
+    this.root = env.root;
+    this.dbs = env.dbs;
+    this.room = env.room;
+    this.readTxn = new FreshReadTxn(this.dbs.data, env.addon);
     this.reader = new RawRangeReader(this.root, 'data');
-    this.readTxn = new FreshReadTxn(this.dbs.data, this.root);
     if (restored !== undefined) {
-      const replayed = replayLog(path, this.root, this.dbs, restored);
+      const replayed = replayLog(path, this.root, this.dbs, restored, this.room);
       opts.onRecovered?.(replayed);
     }
     this.log = logged ? new RedoLog(path) : undefined;
@@ -117,7 +108,9 @@ export class EmbeddedStore implements Store {
     const onStuck = opts.onStuckWrite ?? ((ageMs: number) => this.onBackgroundError('write stuck', new Error(`a write has not finished for ${Math.round(ageMs / 1000)} s`)));
     const stuckMs = opts.stuckWriteMs ?? 60_000;
     this.watchdog = new WriteWatchdog(stuckMs, onStuck, Math.min(stuckMs, opts.stuckAfterFaultMs ?? 5000));
-    this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart(), this.log);
+    const room = this.room;
+    const beforeGc = room === undefined ? undefined : (bytes: number): void => room.ensure(bytes);
+    this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart(), this.log, beforeGc);
     const interval = opts.gcIntervalMs ?? 60_000;
     if (interval > 0) {
       this.gcTimer = setInterval(() => this.runGc(), interval);
@@ -172,6 +165,7 @@ export class EmbeddedStore implements Store {
     let outcome: CommitOutcome;
     const write = this.watchdog.begin();
     try {
+      this.room?.ensure(this.room.boundOf(req.mutations));
       outcome = await this.checkAndWrite(req);
       if (outcome.kind === 'ok') await this.durable(outcome.logged);
     } catch (err) {
@@ -205,7 +199,7 @@ export class EmbeddedStore implements Store {
 
   /** The commit's check-and-write in the next write batch (retried as writeBatch() says). */
   private checkAndWrite(req: CommitRequest): Promise<CommitOutcome> {
-    return this.writeBatch('commit', () => this.dbs.data.childTransaction(() => applyCommit(this.dbs, req, this.log)));
+    return this.writeBatch('commit', () => this.dbs.data.transaction(() => applyCommit(this.dbs, req, this.log)));
   }
 
   /**
@@ -246,8 +240,9 @@ export class EmbeddedStore implements Store {
     let logged: Appended | undefined;
     for (;;) {
       const write = this.watchdog.begin();
-      const removed = await this.writeBatch('delete range', () =>
-        this.dbs.data.transaction(() => {
+      const removed = await this.writeBatch('delete range', () => {
+        this.room?.ensure(this.room.boundOfWrites(DELETE_RANGE_BATCH, 0));
+        return this.dbs.data.transaction(() => {
           const keys: Buffer[] = [];
           for (const key of this.dbs.data.getKeys({ start, end: range.end, limit: DELETE_RANGE_BATCH })) {
             keys.push(Buffer.from(key));
@@ -255,8 +250,8 @@ export class EmbeddedStore implements Store {
           const w = new LoggedWrites(this.dbs, this.log);
           for (const key of keys) w.remove('data', key);
           return { count: keys.length, logged: w.finish() };
-        }),
-      )
+        });
+      })
         .catch(async (err: unknown) => Promise.reject(await this.writeFailed('delete range', err)))
         .finally(() => this.watchdog.end(write));
       logged = removed.logged ?? logged;
@@ -299,6 +294,7 @@ export class EmbeddedStore implements Store {
       this.checkpointer.close();
     }
     this.log?.close();
+    this.room?.close();
     for (const group of [...this.pinned.values()]) this.evictGroup(group);
     this.leakGuard.clear();
     await this.root.close();

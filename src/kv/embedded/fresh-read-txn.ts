@@ -4,30 +4,27 @@
  * taken right after another worker acknowledged a commit could miss that commit. `use()` resets
  * lmdb-js's read transaction first, but only when some process committed since the last reset:
  * LMDB's shared "last committed transaction" id (lock.mdb's mti_txnid, read through the function
- * scripts/lmdb-reader-txnid.mjs adds to lmdb-js, ~30 ns) is the id a read transaction beginning
+ * scripts/lmdb-addon-functions.mjs adds to lmdb-js, ~30 ns) is the id a read transaction beginning
  * now starts from, so an id read before a reset is at most the id of the snapshot the reset
  * leads to, and while it has not moved that snapshot holds every commit acknowledged so far.
  * A reset costs 1-3 µs (a timer, and a new LMDB transaction while statements hold the old one).
  * Without the add-on function (lmdb-js's prebuilt binaries) every call resets.
  */
-import type { Database, RootDatabase, Transaction } from 'lmdb';
-import { lastTxnIdFunction } from './lmdb-build.js';
+import type { Database, Transaction } from 'lmdb';
+import type { AddonFunctions } from './lmdb-build.js';
 
 export class FreshReadTxn {
-  private readonly lastTxnId: (() => number) | undefined;
   /** The committed id read just before the last reset (0: unknown, reset next time). */
   private resetAt = 0;
 
   constructor(
     private readonly db: Database<Buffer, Uint8Array>,
-    root: RootDatabase<Buffer, string>,
-  ) {
-    this.lastTxnId = lastTxnIdFunction(root);
-  }
+    private readonly addon: AddonFunctions | undefined,
+  ) {}
 
   /** lmdb-js's current read transaction, reset first unless nothing was committed since the last reset. */
   use(): Transaction {
-    const id = this.lastTxnId?.() ?? 0;
+    const id = this.addon?.lastTxnId() ?? 0;
     if (id === 0 || id !== this.resetAt) {
       this.db.resetReadTxn();
       this.resetAt = id;

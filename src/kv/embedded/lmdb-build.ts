@@ -13,7 +13,7 @@ import type { RootDatabase } from 'lmdb';
  * The fix id scripts/build-lmdb.mjs writes next to the add-on it built: the ITS#9496 fix and
  * the reuse of young pages (scripts/lmdb-young-pages.mjs).
  */
-const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+reader-txnid-v1';
+const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v2';
 
 export function lmdbHasOpenFix(): boolean {
   // node-gyp-build would skip build/Release for the prebuilt binaries.
@@ -32,22 +32,38 @@ function packageDir(entry: string): string {
   throw new Error(`no lmdb package.json above ${entry}`);
 }
 
-/**
- * `() => id of the newest transaction committed on root's environment by any process`, from the
- * function scripts/lmdb-reader-txnid.mjs adds to the add-on; undefined with the prebuilt binaries.
- */
-export function lastTxnIdFunction(root: RootDatabase<Buffer, string>): (() => number) | undefined {
+/** The functions scripts/lmdb-addon-functions.mjs adds to lmdb-js's add-on, bound to one environment. */
+export interface AddonFunctions {
+  /** Id of the newest transaction committed on the environment by any process. */
+  lastTxnId(): number;
+  /** The last page number in use (newest meta page), -1 if unknown. */
+  lastPgno(): number;
+  /** posix_fallocate(fd, offset, length): 0 or the errno. */
+  fallocate(fd: number, offset: number, length: number): number;
+}
+
+/** The add-on functions for `root`'s environment; undefined with lmdb-js's prebuilt binaries. */
+export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctions | undefined {
   if (!lmdbHasOpenFix()) return undefined;
   const release = join(packageDir(createRequire(import.meta.url).resolve('lmdb')), 'build', 'Release');
   // The module lmdb-js loaded (require caches it by path): its functions know its EnvWrap layout.
   const addon: unknown = createRequire(import.meta.url)(join(release, 'lmdb.node'));
-  const fn: unknown = typeof addon === 'object' && addon !== null ? (addon as Record<string, unknown>)['shaledbLastTxnId'] : undefined;
   const env: unknown = (root as unknown as { env?: unknown }).env;
-  const address: unknown = typeof env === 'object' && env !== null ? (env as Record<string, unknown>)['address'] : undefined;
-  if (typeof fn !== 'function' || typeof address !== 'number' || address === 0) return undefined;
-  const call = fn as (envAddress: number) => unknown;
-  return () => {
-    const id = call(address);
-    return typeof id === 'number' ? id : 0;
+  const address = property(env, 'address');
+  const lastTxnId = property(addon, 'shaledbLastTxnId');
+  const lastPgno = property(addon, 'shaledbLastPgno');
+  const fallocate = property(addon, 'shaledbFallocate');
+  if (typeof lastTxnId !== 'function' || typeof lastPgno !== 'function' || typeof fallocate !== 'function') return undefined;
+  if (typeof address !== 'number' || address === 0) return undefined;
+  const number = (v: unknown, otherwise: number): number => (typeof v === 'number' ? v : otherwise);
+  const call = (fn: unknown, ...args: number[]): unknown => (fn as (...a: number[]) => unknown)(...args);
+  return {
+    lastTxnId: () => number(call(lastTxnId, address), 0),
+    lastPgno: () => number(call(lastPgno, address), -1),
+    fallocate: (fd, offset, length) => number(call(fallocate, fd, offset, length), -1),
   };
+}
+
+function property(object: unknown, name: string): unknown {
+  return typeof object === 'object' && object !== null ? (object as Record<string, unknown>)[name] : undefined;
 }

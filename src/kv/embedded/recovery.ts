@@ -18,6 +18,7 @@ import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
 import { LOG_OWNER_KEY, logGenerations } from './checkpointer.js';
 import { committedChain, decodeRecords, type RedoOp, type RedoRecord } from './redo-record.js';
 import { encodeTs } from './value-format.js';
+import type { DataFileRoom } from './data-file-room.js';
 
 const REPLAY_BATCH = 1000;
 
@@ -50,12 +51,13 @@ export function loggedSince(dir: string, c: Checkpoint): RedoRecord[] {
 }
 
 /** Applies what committed since checkpoint `c` (LMDB open on the restored file); returns how many transactions. */
-export function replayLog(dir: string, root: RootDatabase<Buffer, string>, dbs: EmbeddedDbs, c: Checkpoint): number {
+export function replayLog(dir: string, root: RootDatabase<Buffer, string>, dbs: EmbeddedDbs, c: Checkpoint, room?: DataFileRoom): number {
   const seq = counterValue(dbs.meta.getBinaryFast(LOG_SEQ_KEY));
   if (seq !== c.seq) throw new Error(`${dir}: data file at log sequence ${seq} after restoring the checkpoint of sequence ${c.seq}`);
   const chain = committedChain(loggedSince(dir, c), c.seq);
   for (let i = 0; i < chain.length; i += REPLAY_BATCH) {
     const part = chain.slice(i, i + REPLAY_BATCH);
+    room?.ensure(replayBound(room, part));
     root.transactionSync(() => {
       for (const rec of part) {
         for (const op of rec.ops) applyOp(dbs, op);
@@ -71,6 +73,18 @@ export function replayLog(dir: string, root: RootDatabase<Buffer, string>, dbs: 
     void dbs.meta.removeSync(LOG_OWNER_KEY);
   });
   return chain.length;
+}
+
+/** Upper bound of the bytes a replay batch adds to the data file (data-file-room.ts). */
+function replayBound(room: DataFileRoom, part: readonly RedoRecord[]): number {
+  let ops = 0;
+  let bytes = 0;
+  for (const rec of part) {
+    if (rec.kind !== 'writes') continue;
+    ops += rec.ops.length + 1;
+    for (const op of rec.ops) bytes += op.key.length + (op.op === 'put' ? op.value.length : 0);
+  }
+  return room.boundOfWrites(ops, 32) + bytes;
 }
 
 function applyOp(dbs: EmbeddedDbs, op: RedoOp): void {

@@ -192,8 +192,13 @@ export async function markFailedBatch(dbs: EmbeddedDbs, log: RedoLog): Promise<v
 }
 
 /**
- * One transaction's writes: applied to LMDB at once and recorded; finish() appends the record.
- * Without a log (the store opened with LMDB syncing each commit) it only writes.
+ * One transaction's writes, recorded and then applied: finish() appends the record first and
+ * only then writes to LMDB, so a failed append (a full disk) leaves nothing of this transaction
+ * in the write batch it shares with other commits (a write transaction has no child
+ * transactions under LMDB's WRITEMAP, data-file-room.ts). Once the first write is made, only
+ * LMDB can fail, and a failed LMDB write fails the whole batch (the transaction is then unusable
+ * and its commit refused), whose records recovery drops (markFailedBatch). Without a log (the
+ * store opened with LMDB syncing each commit) it only writes.
  */
 export class LoggedWrites {
   private readonly ops: RedoOp[] = [];
@@ -204,28 +209,42 @@ export class LoggedWrites {
   ) {}
 
   put(db: 'data' | 'tombs', key: Uint8Array, value: Uint8Array): void {
-    void this.dbs[db].put(key, value as Buffer);
-    if (this.log !== undefined) this.ops.push({ db, op: 'put', key, value });
+    this.ops.push({ db, op: 'put', key, value });
   }
 
   /** A put into `meta`, whose keys are names. */
   putMeta(name: string, value: Buffer): void {
-    void this.dbs.meta.put(name, value);
-    if (this.log !== undefined) this.ops.push({ db: 'meta', op: 'put', key: Buffer.from(name), value });
+    this.ops.push({ db: 'meta', op: 'put', key: Buffer.from(name), value });
   }
 
   remove(db: 'data' | 'tombs', key: Uint8Array): void {
-    this.dbs[db].removeSync(key);
-    if (this.log !== undefined) this.ops.push({ db, op: 'remove', key });
+    this.ops.push({ db, op: 'remove', key });
   }
 
-  /** Last step inside the transaction: logs what was written (nothing if nothing was). */
+  /** Last step inside the transaction: logs the writes (nothing if there are none), then makes them. */
   finish(): Appended | undefined {
-    if (this.log === undefined || this.ops.length === 0) return undefined;
+    if (this.ops.length === 0) return undefined;
     const meta = this.dbs.meta;
-    const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-    const appended = this.log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), encodeRecord({ kind: 'writes', base, ops: this.ops }));
-    void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
+    let appended: Appended | undefined;
+    let base = 0n;
+    if (this.log !== undefined) {
+      base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
+      appended = this.log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), encodeRecord({ kind: 'writes', base, ops: this.ops }));
+    }
+    for (const op of this.ops) applyWrite(this.dbs, op);
+    if (appended !== undefined) void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
     return appended;
+  }
+}
+
+/** One recorded write, made in the current write transaction. */
+function applyWrite(dbs: EmbeddedDbs, op: RedoOp): void {
+  if (op.db === 'meta') {
+    if (op.op === 'put') void dbs.meta.put(Buffer.from(op.key).toString('utf8'), op.value as Buffer);
+    else dbs.meta.removeSync(Buffer.from(op.key).toString('utf8'));
+  } else if (op.op === 'put') {
+    void dbs[op.db].put(op.key, op.value as Buffer);
+  } else {
+    dbs[op.db].removeSync(op.key);
   }
 }

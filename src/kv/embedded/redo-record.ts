@@ -8,7 +8,7 @@
  *   body = [kind u8][base u64] then, for kind 1 (writes): [opCount u32] ops
  *   op   = [db u8][op u8][keyLength u16] key, and for a put [valueLength u32] value
  *
- * kind 1 (writes) is one LMDB (child) transaction's changes, written inside that transaction:
+ * kind 1 (writes) is one commit's (or batch's) changes, appended inside the LMDB write transaction:
  * `base` is the store's log sequence (meta key "logSeq") it read, and the transaction sets the
  * sequence to base + 1. kind 2 (mark) says "the committed sequence is `base`": any earlier record
  * that moved past it belonged to a transaction that never committed. db: 0 data, 1 meta, 2 tombs;

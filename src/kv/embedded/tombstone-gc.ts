@@ -15,6 +15,9 @@ import { LoggedWrites, type RedoLog } from './redo-log.js';
  * `ageMs` fails cleanly instead of missing a conflict. Removing a tombstone never changes what
  * any snapshot sees (a tombstone reads as absent; LMDB MVCC keeps open read txns unchanged).
  */
+/** Tombstones looked at per write transaction. */
+const GC_BATCH = 1000;
+
 export class TombstoneGc {
   private readonly samples: Array<{ readonly at: number; readonly ts: bigint }> = [];
 
@@ -23,6 +26,8 @@ export class TombstoneGc {
     private readonly ageMs: number,
     private readonly oldestLocalSnapshot: () => bigint | undefined,
     private readonly log: RedoLog | undefined,
+    /** Called before each write batch with an upper bound of the bytes it adds (data-file-room.ts). */
+    private readonly beforeBatch: (bytes: number) => void = () => undefined,
   ) {}
 
   /** Records the current commitTs; call periodically (the store's timer does). */
@@ -43,7 +48,8 @@ export class TombstoneGc {
     const safe = oldest !== undefined && oldest < horizon ? oldest : horizon;
     let removed = 0;
     for (;;) {
-      const batch = await this.dbs.data.childTransaction(() => this.collectBatch(safe));
+      this.beforeBatch(2 * GC_BATCH * 8192);
+      const batch = await this.dbs.data.transaction(() => this.collectBatch(safe));
       removed += batch.removed;
       if (!batch.more) return removed;
     }
@@ -54,10 +60,9 @@ export class TombstoneGc {
     const { data, meta, tombs } = this.dbs;
     const w = new LoggedWrites(this.dbs, this.log);
     if (readCounter(meta, GC_SAFE_POINT_KEY) < safe) w.putMeta(GC_SAFE_POINT_KEY, encodeTs(safe));
-    const BATCH = 1000;
     const end = encodeTs(safe + 1n);
     const entries: Buffer[] = [];
-    for (const key of tombs.getKeys({ end, limit: BATCH })) entries.push(Buffer.from(key));
+    for (const key of tombs.getKeys({ end, limit: GC_BATCH })) entries.push(Buffer.from(key));
     let removed = 0;
     for (const entry of entries) {
       const userKey = entry.subarray(8);
@@ -70,6 +75,6 @@ export class TombstoneGc {
     }
     // Not waited for: losing a collection in a crash only leaves tombstones to collect again.
     w.finish();
-    return { removed, more: entries.length === BATCH };
+    return { removed, more: entries.length === GC_BATCH };
   }
 }
