@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
 import { readCheckpoint, type Checkpoint } from './checkpoint-file.js';
-import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
+import { applyWrite, LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
 import { LOG_OWNER_KEY, logGenerations } from './checkpointer.js';
-import { committedChain, decodeRecords, type RedoOp, type RedoRecord } from './redo-record.js';
+import { committedChain, decodeRecords, type RedoRecord } from './redo-record.js';
 import { encodeTs } from './value-format.js';
 import type { DataFileRoom } from './data-file-room.js';
 
@@ -60,7 +60,7 @@ export function replayLog(dir: string, root: RootDatabase<Buffer, string>, dbs: 
     room?.ensure(replayBound(room, part));
     root.transactionSync(() => {
       for (const rec of part) {
-        for (const op of rec.ops) applyOp(dbs, op);
+        for (const op of rec.ops) applyWrite(dbs, op);
         void dbs.meta.putSync(LOG_SEQ_KEY, encodeTs(rec.base + 1n));
       }
     });
@@ -85,16 +85,4 @@ function replayBound(room: DataFileRoom, part: readonly RedoRecord[]): number {
     for (const op of rec.ops) bytes += op.key.length + (op.op === 'put' ? op.value.length : 0);
   }
   return room.boundOfWrites(ops, 32) + bytes;
-}
-
-function applyOp(dbs: EmbeddedDbs, op: RedoOp): void {
-  if (op.db === 'meta') {
-    const name = Buffer.from(op.key).toString('utf8');
-    if (op.op === 'put') void dbs.meta.putSync(name, Buffer.from(op.value));
-    else void dbs.meta.removeSync(name);
-    return;
-  }
-  const db = dbs[op.db];
-  if (op.op === 'put') void db.putSync(Buffer.from(op.key), Buffer.from(op.value));
-  else void db.removeSync(Buffer.from(op.key));
 }

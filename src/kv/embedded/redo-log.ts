@@ -237,8 +237,8 @@ export class LoggedWrites {
   }
 }
 
-/** One recorded write, made in the current write transaction. */
-function applyWrite(dbs: EmbeddedDbs, op: RedoOp): void {
+/** One recorded write, made in the current write transaction (commits, and recovery's replay). */
+export function applyWrite(dbs: EmbeddedDbs, op: RedoOp): void {
   if (op.db === 'meta') {
     if (op.op === 'put') void dbs.meta.put(Buffer.from(op.key).toString('utf8'), op.value as Buffer);
     else dbs.meta.removeSync(Buffer.from(op.key).toString('utf8'));
