@@ -16,7 +16,7 @@
 import { decodeIndexValue, decodeIntHandleAt, decodeRecordKey, type Handle, recordPrefix } from '../codec/index.js';
 import { SqlError } from '../errors/index.js';
 import type { PairMapper, Txn, TxnStore } from '../txn/index.js';
-import { bytesEqual, copyBytes, keyNext, prefixEnd, toHex } from '../util/index.js';
+import { bytesEqual, compareBytes, copyBytes, keyNext, prefixEnd, toHex } from '../util/index.js';
 import { rowTotalEstimator } from './backfill-estimate.js';
 import { indexEntry, indexValues } from './index-entry.js';
 import { duplicateEntryText } from './key-text.js';
@@ -63,7 +63,19 @@ export interface BackfillStatus {
 /** Told before the first batch and after each one; throwing (e.g. KILL QUERY) abandons the index. */
 export type BackfillProgress = (status: BackfillStatus) => void;
 
-/** Writes the entries of `index` for every existing row of `table`. Throws 1062 on duplicates. */
+/** Batches committing at once: the next batch's scan overlaps the last one's commit and log sync. */
+const IN_FLIGHT = 2;
+
+/**
+ * Writes the entries of `index` for every existing row of `table`. Throws 1062 on duplicates.
+ *
+ * Batches overlap: as soon as a batch has read its rows (and so knows where the next one
+ * starts), the next one begins while it commits, up to IN_FLIGHT at once; otherwise the scan
+ * and the entries' encoding wait for every batch's commit and fsync. Batches cover disjoint
+ * key ranges, so they write different entries of a non-unique index; two entries of a unique
+ * index with the same key from overlapping batches conflict at commit, and the retried batch,
+ * reading on a fresh snapshot, finds the other's entry (1062).
+ */
 export async function backfillIndex(
   store: TxnStore,
   table: TableInfo,
@@ -81,15 +93,82 @@ export async function backfillIndex(
     progress({ table: table.name, index: index.name, rowsDone, rowsTotal: finished ? rowsDone : rowsTotal(rowsDone, lastKey) });
   };
   report(false);
+  const inFlight: Array<Promise<void>> = [];
   let start: Uint8Array | undefined = prefix;
-  while (start !== undefined) {
-    const from: Uint8Array = start;
-    const batch = await store.update((txn) => backfillBatch(txn, table, index, { start: from, end }, batchSize));
-    start = batch.next;
-    rowsDone += batch.rows;
-    lastKey = batch.lastKey ?? lastKey;
-    report(start === undefined);
+  try {
+    while (start !== undefined) {
+      const batch = startBatch(store, table, index, { start, end }, batchSize);
+      const done = batch.committed.then((b) => {
+        rowsDone += b.rows;
+        // Batches may finish out of order: progress follows the furthest one.
+        if (b.lastKey !== undefined && (lastKey === undefined || compareBytes(b.lastKey, lastKey) > 0)) lastKey = b.lastKey;
+        if (b.next !== undefined) report(false);
+      });
+      // Awaited in turn below; until then a failure must not count as unhandled.
+      done.catch(() => undefined);
+      inFlight.push(done);
+      start = await batch.scanned;
+      if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
+    }
+    while (inFlight.length > 0) await inFlight.shift();
+    report(true);
+  } finally {
+    // A failed batch ends the backfill: let the others settle before the caller abandons the index.
+    await Promise.allSettled(inFlight);
   }
+}
+
+interface BatchResult {
+  readonly rows: number;
+  readonly next: Uint8Array | undefined;
+  readonly lastKey: Uint8Array | undefined;
+}
+
+/**
+ * One batch in its own transaction (retried on conflict by TxnStore.update). `scanned`
+ * resolves with where the next batch starts once the first attempt has read its rows;
+ * `committed` once the batch is durable. A retry covers exactly the range the first attempt
+ * did, [start, next): rows inserted into it since carry their own entries (writers maintain a
+ * writeOnly index), and a limit could leave out one that was there before.
+ */
+function startBatch(
+  store: TxnStore,
+  table: TableInfo,
+  index: IndexInfo,
+  range: { start: Uint8Array; end: Uint8Array },
+  limit: number,
+): { scanned: Promise<Uint8Array | undefined>; committed: Promise<BatchResult> } {
+  let fixed: BatchResult | undefined;
+  let announce!: (next: Uint8Array | undefined) => void;
+  let fail!: (err: unknown) => void;
+  const scanned = new Promise<Uint8Array | undefined>((resolve, reject) => {
+    announce = resolve;
+    fail = reject;
+  });
+  const committed = store.update(async (txn) => {
+    if (fixed !== undefined) {
+      const rows = await backfillRange(txn, table, index, { start: range.start, end: fixed.next ?? range.end }, limit);
+      return { ...fixed, rows };
+    }
+    const first = await backfillBatch(txn, table, index, range, limit);
+    fixed = first;
+    announce(first.next);
+    return first;
+  });
+  committed.catch((err: unknown) => fail(err));
+  return { scanned, committed };
+}
+
+/** Every row of `range` (a retried batch), in pages of `pageSize`; returns how many. */
+async function backfillRange(txn: Txn, table: TableInfo, index: IndexInfo, range: { start: Uint8Array; end: Uint8Array }, pageSize: number): Promise<number> {
+  let rows = 0;
+  let start: Uint8Array | undefined = range.start;
+  while (start !== undefined) {
+    const batch = await backfillBatch(txn, table, index, { start, end: range.end }, pageSize);
+    rows += batch.rows;
+    start = batch.next;
+  }
+  return rows;
 }
 
 /** One batch: the rows it indexed and where the next batch starts (undefined when the table is done). */
@@ -99,7 +178,7 @@ async function backfillBatch(
   index: IndexInfo,
   range: { start: Uint8Array; end: Uint8Array },
   limit: number,
-): Promise<{ rows: number; next: Uint8Array | undefined; lastKey: Uint8Array | undefined }> {
+): Promise<BatchResult> {
   // Records are decoded where the store keeps them (scanMapped): only the indexed columns are
   // copied out, and each entry is built before the next record is read.
   const page = await txn.scanMapped(range, { limit }, entryMapper(table, index));

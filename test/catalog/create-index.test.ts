@@ -6,9 +6,11 @@ import {
   indexEntry,
   recordKeyOf,
   rowHandle,
+  type IndexInfo,
   type IndexSpec,
   type TableInfo,
 } from '../../src/catalog/index.js';
+import type { Txn } from '../../src/txn/index.js';
 import { decodeRecordKey, indexPrefix, recordPrefix } from '../../src/codec/index.js';
 import type { Value } from '../../src/types/index.js';
 import { bytesEqual, prefixEnd } from '../../src/util/index.js';
@@ -65,6 +67,45 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
 
   async function countRange(prefix: Uint8Array): Promise<number> {
     return s.txns.view(async (txn) => (await txn.scan({ start: prefix, end: prefixEnd(prefix) }, { limit: 1_000_000 })).length);
+  }
+
+  /**
+   * A catalog whose second transaction (the first backfill batch) runs `writer` before its own
+   * commit or after it; `calls()` counts the transactions it ran.
+   */
+  function catalogWithWriter(writer: () => Promise<void>, at: 'before-commit' | 'after-commit'): { open: () => Promise<Catalog>; calls: () => number } {
+    let calls = 0;
+    const base = s.txns;
+    const hooked: typeof base = {
+      kv: base.kv,
+      begin: () => base.begin(),
+      view: (fn) => base.view(fn),
+      update: async <T>(fn: Parameters<typeof s.txns.update<T>>[0], retries?: number): Promise<T> => {
+        if (at === 'after-commit') {
+          const result = await s.txns.update(fn, retries);
+          if (++calls === 2) await writer();
+          return result;
+        }
+        return s.txns.update(async (txn) => {
+          const result = await fn(txn);
+          if (++calls === 2) await writer();
+          return result;
+        }, retries);
+      },
+    };
+    return { open: () => Catalog.open(hooked), calls: () => calls };
+  }
+
+  /** A writer's transaction on t while index iv is built: it sees iv (writeOnly) and maintains it, as every writer does. */
+  function writeWithIndex(body: (txn: Txn, tbl: TableInfo, ix: IndexInfo) => void): () => Promise<void> {
+    return () =>
+      s.txns.update(async (txn) => {
+        const tbl = (await cat.schemaFor(txn)).table('d', 't');
+        const ix = tbl?.indexes.find((i) => i.name === 'iv');
+        if (tbl === undefined || ix === undefined) throw new Error('index not visible to writers');
+        txn.lockKeys([cat.tableDefKey(tbl)]);
+        body(txn, tbl, ix);
+      });
   }
 
   /** Every row has its entry with the right value, and there is nothing else in the index. */
@@ -136,25 +177,8 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
   it('stays consistent with writers maintaining the write-only index during the backfill', async () => {
     const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
     await insert(info, Array.from({ length: 2100 }, (_, i) => [BigInt(i), `v${i % 5}`]));
-    let updates = 0;
-    const base = s.txns;
-    const hooked: typeof base = {
-      kv: base.kv,
-      begin: () => base.begin(),
-      view: (fn) => base.view(fn),
-      update: async <T>(fn: Parameters<typeof s.txns.update<T>>[0], retries?: number): Promise<T> => {
-        const result = await s.txns.update(fn, retries);
-        if (++updates === 2) await writerDuringBackfill();
-        return result;
-      },
-    };
-    const writerDuringBackfill = async (): Promise<void> => {
-      await s.txns.update(async (txn) => {
-        const tbl = (await cat.schemaFor(txn)).table('d', 't');
-        const ix = tbl?.indexes.find((i) => i.name === 'iv');
-        if (tbl === undefined || ix === undefined) throw new Error('index not visible to writers');
+    const writerDuringBackfill = writeWithIndex((txn, tbl, ix) => {
         expect(ix.state).toBe('writeOnly');
-        txn.lockKeys([cat.tableDefKey(tbl)]);
         const change = (id: bigint, before: Value[], after: Value[] | null): void => {
           const h = { kind: 'int', value: id } as const;
           txn.delete(indexEntry(tbl, ix, before, h).key);
@@ -171,36 +195,17 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
         const e = indexEntry(tbl, ix, [5000n, 'new'], { kind: 'int', value: 5000n });
         txn.put(recordKeyOf(tbl, { kind: 'int', value: 5000n }), encodeRecordValue(tbl, [5000n, 'new']));
         txn.put(e.key, e.value);
-      });
-    };
-    const other = await Catalog.open(hooked);
-    await other.createIndex('d', 't', idx('iv', ['v']), false);
-    expect(updates).toBeGreaterThan(3);
+    });
+    const hooked = catalogWithWriter(writerDuringBackfill, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+    expect(hooked.calls()).toBeGreaterThan(3);
     await checkIndex(await current(), 'iv');
   });
 
   it('re-runs a batch whose rows change between its scan and its commit (no stale entries)', async () => {
     const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
     await insert(info, Array.from({ length: 1500 }, (_, i) => [BigInt(i), `v${i % 5}`]));
-    let calls = 0;
-    const base = s.txns;
-    const hooked: typeof base = {
-      kv: base.kv,
-      begin: () => base.begin(),
-      view: (fn) => base.view(fn),
-      update: <T>(fn: Parameters<typeof s.txns.update<T>>[0], retries?: number): Promise<T> =>
-        s.txns.update(async (txn) => {
-          const result = await fn(txn);
-          if (++calls === 2) await writerInsideBatch(); // first backfill batch, before its commit
-          return result;
-        }, retries),
-    };
-    const writerInsideBatch = async (): Promise<void> => {
-      await s.txns.update(async (txn) => {
-        const tbl = (await cat.schemaFor(txn)).table('d', 't');
-        const ix = tbl?.indexes.find((i) => i.name === 'iv');
-        if (tbl === undefined || ix === undefined) throw new Error('index not visible to writers');
-        txn.lockKeys([cat.tableDefKey(tbl)]);
+    const writerInsideBatch = writeWithIndex((txn, tbl, ix) => {
         const h = { kind: 'int', value: 500n } as const;
         txn.delete(indexEntry(tbl, ix, [500n, 'v0'], h).key);
         txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [500n, 'moved']));
@@ -209,12 +214,39 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
         const h7 = { kind: 'int', value: 7n } as const;
         txn.delete(indexEntry(tbl, ix, [7n, 'v2'], h7).key);
         txn.delete(recordKeyOf(tbl, h7));
-      });
-    };
-    const other = await Catalog.open(hooked);
-    await other.createIndex('d', 't', idx('iv', ['v']), false);
-    expect(calls).toBeGreaterThan(4); // txn 1, batch 1 (conflicted), batch 1 again, batch 2, public
+    });
+    const hooked = catalogWithWriter(writerInsideBatch, 'before-commit');
+    await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+    expect(hooked.calls()).toBeGreaterThan(4); // txn 1, batch 1 (conflicted), batch 1 again, batch 2, public
     await checkIndex(await current(), 'iv');
+  });
+
+  it('re-runs a conflicted batch over its whole first range while the next batch runs (rows inserted into it meanwhile)', async () => {
+    // Even ids 0..2998: the first batch (1,000 rows) ends at id 1998. Before it commits, a writer
+    // inserts 600 odd ids below that and moves row 4, so the batch conflicts. Its retry must still
+    // index every row up to 1998 although its range now holds 1,600, while the second batch,
+    // started from the first attempt's end, covers the rest.
+    const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
+    await insert(info, Array.from({ length: 1500 }, (_, i) => [BigInt(2 * i), `v${i % 5}`]));
+    const writerInsideBatch = writeWithIndex((txn, tbl, ix) => {
+        for (let id = 1n; id < 1200n; id += 2n) {
+          const h = { kind: 'int', value: id } as const;
+          txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [id, 'new']));
+          const e = indexEntry(tbl, ix, [id, 'new'], h);
+          txn.put(e.key, e.value);
+        }
+        const h4 = { kind: 'int', value: 4n } as const;
+        txn.delete(indexEntry(tbl, ix, [4n, 'v2'], h4).key);
+        txn.put(recordKeyOf(tbl, h4), encodeRecordValue(tbl, [4n, 'moved']));
+        const e4 = indexEntry(tbl, ix, [4n, 'moved'], h4);
+        txn.put(e4.key, e4.value);
+    });
+    const hooked = catalogWithWriter(writerInsideBatch, 'before-commit');
+    await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+    expect(hooked.calls()).toBeGreaterThan(4); // txn 1, batch 1 (conflicted), batch 2, batch 1 again, public
+    const after = await current();
+    await checkIndex(after, 'iv');
+    expect(await countRange(indexPrefix(info.id, 2))).toBe(2100);
   });
 
   it('validates CREATE INDEX', async () => {
