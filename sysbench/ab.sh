@@ -4,7 +4,7 @@
 # directory and a server of its own, so the builds see the same data; the runs alternate A, B,
 # A, B... so that the machine's drift hits both.
 #
-#   sysbench/ab.sh prepare DIR                     # 4 sysbench tables × 100k rows into a new DIR
+#   sysbench/ab.sh prepare DIR                     # 4 sysbench tables × ROWS rows into a new DIR
 #   sysbench/ab.sh run DIR ROOT_A ROOT_B WORKLOAD  # TPS of each run, then each build's median
 #
 # ROOT_A / ROOT_B: checkouts with `npm run build` done (e.g. `git worktree add /tmp/a main`, a
@@ -13,19 +13,20 @@
 #   WARM=4     seconds of the same workload first on each server, not counted: a fresh server's
 #              first seconds run slower (each worker maps the store anew)
 #   PORT=4590  the server's port on 127.0.0.1
+#   ROWS=100000  rows per table (prepare and run must agree)
 #
 # Needs: sysbench, mariadb-client. Stops the servers it started, also when interrupted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PAIRS=${PAIRS:-3} TIME=${TIME:-10} THREADS=${THREADS:-8} WORKERS=${WORKERS:-2} WARM=${WARM:-4} PORT=${PORT:-4590}
-SB=(--db-driver=mysql --mysql-host=127.0.0.1 "--mysql-port=$PORT" --mysql-user=root --mysql-db=sbtest --tables=4 --table-size=100000)
+PAIRS=${PAIRS:-3} TIME=${TIME:-10} THREADS=${THREADS:-8} WORKERS=${WORKERS:-2} WARM=${WARM:-4} PORT=${PORT:-4590} ROWS=${ROWS:-100000}
+SB=(--db-driver=mysql --mysql-host=127.0.0.1 "--mysql-port=$PORT" --mysql-user=root --mysql-db=sbtest --tables=4 "--table-size=$ROWS")
 server=""
 RESULT="" COPY=""
 trap 'if [ -n "$server" ]; then kill -INT "$server" 2>/dev/null || true; wait 2>/dev/null || true; fi; if [ -n "$COPY" ]; then rm -rf "$COPY" "$COPY.log"; fi' EXIT
 
 start() { # ROOT DIR
-  if mariadb -h127.0.0.1 -P"$PORT" -uroot -e 'select 1' >/dev/null 2>&1; then
-    echo "ab.sh: something already answers on port $PORT (set PORT)" >&2
+  if (: <>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+    echo "ab.sh: something already listens on port $PORT (set PORT)" >&2
     exit 1
   fi
   node "$1/bin/shale.js" serve --host 127.0.0.1 --port "$PORT" --data-dir "$2" --workers "$WORKERS" --log-level warn 2>>"$2.log" &
