@@ -20,9 +20,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PAIRS=${PAIRS:-3} TIME=${TIME:-10} THREADS=${THREADS:-8} WORKERS=${WORKERS:-2} WARM=${WARM:-4} PORT=${PORT:-4590} ROWS=${ROWS:-100000}
 SB=(--db-driver=mysql --mysql-host=127.0.0.1 "--mysql-port=$PORT" --mysql-user=root --mysql-db=sbtest --tables=4 "--table-size=$ROWS")
-server=""
-RESULT="" COPY=""
-trap 'if [ -n "$server" ]; then kill -INT "$server" 2>/dev/null || true; wait 2>/dev/null || true; fi; if [ -n "$COPY" ]; then rm -rf "$COPY" "$COPY.log"; fi' EXIT
+server="" RESULT="" COPY=""
+
+# Stops the server (if one runs) and removes the copy (if one exists); also on exit.
+cleanup() {
+  if [ -n "$server" ]; then
+    kill -INT "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+    server=""
+  fi
+  if [ -n "$COPY" ]; then
+    rm -rf "$COPY" "$COPY.log"
+    COPY=""
+  fi
+}
+trap cleanup EXIT
 
 start() { # ROOT DIR
   if (: <>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
@@ -40,21 +52,13 @@ start() { # ROOT DIR
   exit 1
 }
 
-stop() {
-  kill -INT "$server"
-  wait "$server" || true
-  server=""
-}
-
 tps() { # ROOT BASE WORKLOAD: one run on a copy of BASE; sets RESULT to its TPS
   COPY=$(mktemp -d /tmp/shale-ab.XXXXXX)
   rm -rf "$COPY" && cp -a "$2" "$COPY"
   start "$1" "$COPY"
   if [ "$WARM" -gt 0 ]; then sysbench "$3" "${SB[@]}" --threads="$THREADS" --time="$WARM" run >/dev/null; fi
   RESULT=$(sysbench "$3" "${SB[@]}" --threads="$THREADS" --time="$TIME" run | awk '/transactions:/ { gsub(/\(/, "", $3); print $3 }')
-  stop
-  rm -rf "$COPY" "$COPY.log"
-  COPY=""
+  cleanup
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -66,7 +70,7 @@ case "${1:-}" in
     start . "$dir"
     mariadb -h127.0.0.1 -P"$PORT" -uroot -e 'CREATE DATABASE sbtest'
     sysbench oltp_common "${SB[@]}" --threads=4 prepare >/dev/null
-    stop
+    cleanup
     echo "prepared $dir"
     ;;
   run)
