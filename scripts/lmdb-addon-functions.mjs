@@ -1,5 +1,5 @@
 /**
- * ShaleDB's additions to lmdb-js's native add-on (applied by build-lmdb.mjs): three small N-API
+ * ShaleDB's additions to lmdb-js's native add-on (applied by build-lmdb.mjs): four N-API
  * functions the embedded store calls, and a fix to LMDB's WRITEMAP mode (the first hunk).
  *
  * - `shaledbLastTxnId(envAddress)`: the id of the newest transaction committed by any process on
@@ -14,11 +14,102 @@
  *   map, where a full disk is a SIGBUS instead of an error; src/kv/embedded/data-file-room.ts
  *   allocates blocks ahead of the last page in use before each write batch, so that a full disk
  *   fails the commit with ENOSPC instead.
+ * - `shaledbScan(...)`: a run of a key range's entries copied into a buffer in one call
+ *   (src/kv/embedded/native-scan.ts; contract below).
  *
  * Each hunk replaces `before` (found exactly once in `file`) with `after`; a hunk whose `after` is
  * already there is skipped, so the patch applies once.
  */
-export const ADDON_FUNCTIONS_ID = 'addon-functions-v2';
+export const ADDON_FUNCTIONS_ID = 'addon-functions-v3';
+
+/**
+ * `shaledbScan(dbiAddress, txnAddress, keys, startLength, endLength, flags, limit, out)`: copies
+ * up to `limit` entries of one key range, read in read transaction `txnAddress` (a TxnWrap's
+ * address) from database `dbiAddress` (a DbiWrap's), into `out`, one native call for what
+ * lmdb-js's iterator does with one call and a dozen JavaScript steps per entry. The range is
+ * `keys[0, startLength)` (inclusive; flag 2 makes it exclusive; length 0: from the first key) up
+ * to `keys[startLength, startLength + endLength)` (exclusive; length 0: to the last key); flag 1
+ * walks it from the end down. Each entry is written as [key length u32 LE][value length u32 LE]
+ * [key][value]. Returns `2 * count + 1` when the next entry did not fit in `out`, else
+ * `2 * count` (the range or `limit` ended); -1 with the bytes needed at out[0, 4) when the first
+ * entry does not fit; -2 for a database this cannot read (versions or compression) or bad
+ * arguments; otherwise LMDB's error code (negative, or -errno).
+ */
+const SCAN_FUNCTION = [
+  'static void shaledbPut32(unsigned char* at, size_t v) {',
+  '\tat[0] = v & 0xff; at[1] = (v >> 8) & 0xff; at[2] = (v >> 16) & 0xff; at[3] = (v >> 24) & 0xff;',
+  '}',
+  'static bool shaledbBytes(napi_env env, napi_value v, unsigned char** data, size_t* length) {',
+  '\tnapi_typedarray_type type;',
+  '\tnapi_value buffer;',
+  '\tsize_t offset;',
+  '\tvoid* at = nullptr;',
+  '\tif (napi_get_typedarray_info(env, v, &type, length, &at, &buffer, &offset) != napi_ok || type != napi_uint8_array) return false;',
+  '\t*data = (unsigned char*) at;',
+  '\treturn true;',
+  '}',
+  'NAPI_FUNCTION(shaledbScan) {',
+  '\tARGS(8)',
+  '\tint64_t dbiAddress = 0, txnAddress = 0;',
+  '\tuint32_t startLength = 0, endLength = 0, flags = 0, limit = 0;',
+  '\tunsigned char *keys = nullptr, *out = nullptr;',
+  '\tsize_t keysLength = 0, outLength = 0;',
+  '\tnapi_get_value_int64(env, args[0], &dbiAddress);',
+  '\tnapi_get_value_int64(env, args[1], &txnAddress);',
+  '\tGET_UINT32_ARG(startLength, 3);',
+  '\tGET_UINT32_ARG(endLength, 4);',
+  '\tGET_UINT32_ARG(flags, 5);',
+  '\tGET_UINT32_ARG(limit, 6);',
+  '\tDbiWrap* dw = (DbiWrap*) dbiAddress;',
+  '\tTxnWrap* tw = (TxnWrap*) txnAddress;',
+  '\tif (!dw || !tw || !tw->txn || dw->hasVersions || dw->compression || !shaledbBytes(env, args[2], &keys, &keysLength)',
+  '\t\t\t|| !shaledbBytes(env, args[7], &out, &outLength) || (size_t) startLength + endLength > keysLength || outLength < 8)',
+  '\t\tRETURN_INT32(-2);',
+  '\tMDB_txn* txn = tw->txn;',
+  '\tMDB_cursor* cursor;',
+  '\tint rc = mdb_cursor_open(txn, dw->dbi, &cursor);',
+  '\tif (rc) RETURN_INT32(rc > 0 ? -rc : rc);',
+  '\tbool reverse = flags & 1;',
+  '\tMDB_val start = { startLength, keys }, end = { endLength, keys + startLength }, key, data;',
+  '\tif (reverse) {',
+  '\t\tif (endLength > 0) {',
+  '\t\t\tkey = end;',
+  '\t\t\trc = mdb_cursor_get(cursor, &key, &data, MDB_SET_RANGE);',
+  '\t\t\trc = rc == MDB_NOTFOUND ? mdb_cursor_get(cursor, &key, &data, MDB_LAST) : rc ? rc : mdb_cursor_get(cursor, &key, &data, MDB_PREV);',
+  '\t\t} else rc = mdb_cursor_get(cursor, &key, &data, MDB_LAST);',
+  '\t} else if (startLength > 0) {',
+  '\t\tkey = start;',
+  '\t\trc = mdb_cursor_get(cursor, &key, &data, MDB_SET_RANGE);',
+  '\t\tif (!rc && (flags & 2) && mdb_cmp(txn, dw->dbi, &key, &start) == 0) rc = mdb_cursor_get(cursor, &key, &data, MDB_NEXT);',
+  '\t} else rc = mdb_cursor_get(cursor, &key, &data, MDB_FIRST);',
+  '\tuint32_t count = 0;',
+  '\tsize_t at = 0;',
+  '\tint full = 0;',
+  '\twhile (!rc && count < limit) {',
+  '\t\tif (reverse ? startLength > 0 && mdb_cmp(txn, dw->dbi, &key, &start) < 0 : endLength > 0 && mdb_cmp(txn, dw->dbi, &key, &end) >= 0) break;',
+  '\t\tsize_t need = 8 + key.mv_size + data.mv_size;',
+  '\t\tif (need > outLength - at) {',
+  '\t\t\tif (count == 0) {',
+  '\t\t\t\tshaledbPut32(out, need);',
+  '\t\t\t\trc = -1;',
+  '\t\t\t}',
+  '\t\t\tfull = 1;',
+  '\t\t\tbreak;',
+  '\t\t}',
+  '\t\tshaledbPut32(out + at, key.mv_size);',
+  '\t\tshaledbPut32(out + at + 4, data.mv_size);',
+  '\t\tmemcpy(out + at + 8, key.mv_data, key.mv_size);',
+  '\t\tmemcpy(out + at + 8 + key.mv_size, data.mv_data, data.mv_size);',
+  '\t\tat += need;',
+  '\t\tcount++;',
+  '\t\trc = mdb_cursor_get(cursor, &key, &data, reverse ? MDB_PREV : MDB_NEXT);',
+  '\t}',
+  '\tmdb_cursor_close(cursor);',
+  '\tif (rc == -1) RETURN_INT32(-1);',
+  '\tif (rc && rc != MDB_NOTFOUND) RETURN_INT32(rc > 0 ? -rc : rc);',
+  '\tRETURN_INT32((int32_t) (count * 2 + full));',
+  '}',
+];
 
 const NAPI_FUNCTIONS = [
   '/* ShaleDB addon-functions-v1 (scripts/lmdb-addon-functions.mjs). */',
@@ -54,6 +145,7 @@ const NAPI_FUNCTIONS = [
   '#endif',
   '\tRETURN_INT32(rc);',
   '}',
+  ...SCAN_FUNCTION,
   '',
 ].join('\n');
 
@@ -94,6 +186,7 @@ export const ADDON_FUNCTIONS_HUNKS = [
       '\tEXPORT_NAPI_FUNCTION("resetTxn", resetTxn);\n' +
       '\tEXPORT_NAPI_FUNCTION("shaledbLastTxnId", shaledbLastTxnId);\n' +
       '\tEXPORT_NAPI_FUNCTION("shaledbLastPgno", shaledbLastPgno);\n' +
-      '\tEXPORT_NAPI_FUNCTION("shaledbFallocate", shaledbFallocate);\n',
+      '\tEXPORT_NAPI_FUNCTION("shaledbFallocate", shaledbFallocate);\n' +
+      '\tEXPORT_NAPI_FUNCTION("shaledbScan", shaledbScan);\n',
   },
 ];

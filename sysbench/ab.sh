@@ -14,6 +14,7 @@
 #              first seconds run slower (each worker maps the store anew)
 #   PORT=4590  the server's port on 127.0.0.1
 #   ROWS=100000  rows per table (prepare and run must agree)
+#   SBARGS=""  more sysbench options for the runs, e.g. "--point-selects=0" (split at spaces)
 #
 # Needs: sysbench, mariadb-client. Stops the servers it started, also when interrupted.
 set -euo pipefail
@@ -56,8 +57,10 @@ tps() { # ROOT BASE WORKLOAD: one run on a copy of BASE; sets RESULT to its TPS
   COPY=$(mktemp -d /tmp/shale-ab.XXXXXX)
   rm -rf "$COPY" && cp -a "$2" "$COPY"
   start "$1" "$COPY"
-  if [ "$WARM" -gt 0 ]; then sysbench "$3" "${SB[@]}" --threads="$THREADS" --time="$WARM" run >/dev/null; fi
-  RESULT=$(sysbench "$3" "${SB[@]}" --threads="$THREADS" --time="$TIME" run | awk '/transactions:/ { gsub(/\(/, "", $3); print $3 }')
+  local extra
+  read -r -a extra <<<"${SBARGS:-}"
+  if [ "$WARM" -gt 0 ]; then sysbench "$3" "${SB[@]}" "${extra[@]}" --threads="$THREADS" --time="$WARM" run >/dev/null; fi
+  RESULT=$(sysbench "$3" "${SB[@]}" "${extra[@]}" --threads="$THREADS" --time="$TIME" run | awk '/transactions:/ { gsub(/\(/, "", $3); print $3 }')
   cleanup
 }
 

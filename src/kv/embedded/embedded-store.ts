@@ -91,7 +91,7 @@ export class EmbeddedStore implements Store {
     this.dbs = env.dbs;
     this.room = env.room;
     this.readTxn = new FreshReadTxn(this.dbs.data, env.addon);
-    this.reader = new RawRangeReader(this.root, 'data');
+    this.reader = new RawRangeReader(this.root, 'data', env.addon?.scan);
     if (restored !== undefined) {
       const replayed = replayLog(path, this.root, this.dbs, restored, this.room);
       opts.onRecovered?.(replayed);

@@ -8,12 +8,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
+import type { ScanFunction } from './native-scan.js';
 
 /**
- * The fix id scripts/build-lmdb.mjs writes next to the add-on it built: the ITS#9496 fix and
- * the reuse of young pages (scripts/lmdb-young-pages.mjs).
+ * The fix id scripts/build-lmdb.mjs writes next to the add-on it built: the ITS#9496 fix, the
+ * reuse of young pages (scripts/lmdb-young-pages.mjs) and the add-on functions
+ * (scripts/lmdb-addon-functions.mjs).
  */
-const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v2';
+const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v3';
 
 export function lmdbHasOpenFix(): boolean {
   // node-gyp-build would skip build/Release for the prebuilt binaries.
@@ -40,6 +42,8 @@ export interface AddonFunctions {
   lastPgno(): number;
   /** posix_fallocate(fd, offset, length): 0 or the errno. */
   fallocate(fd: number, offset: number, length: number): number;
+  /** Copies a run of a range's entries into a buffer (native-scan.ts). */
+  readonly scan: ScanFunction;
 }
 
 /** The add-on functions for `root`'s environment; undefined with lmdb-js's prebuilt binaries. */
@@ -53,7 +57,8 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
   const lastTxnId = property(addon, 'shaledbLastTxnId');
   const lastPgno = property(addon, 'shaledbLastPgno');
   const fallocate = property(addon, 'shaledbFallocate');
-  if (typeof lastTxnId !== 'function' || typeof lastPgno !== 'function' || typeof fallocate !== 'function') return undefined;
+  const scan = property(addon, 'shaledbScan');
+  if (typeof lastTxnId !== 'function' || typeof lastPgno !== 'function' || typeof fallocate !== 'function' || typeof scan !== 'function') return undefined;
   if (typeof address !== 'number' || address === 0) return undefined;
   const number = (v: unknown, otherwise: number): number => (typeof v === 'number' ? v : otherwise);
   const call = (fn: unknown, ...args: number[]): unknown => (fn as (...a: number[]) => unknown)(...args);
@@ -61,6 +66,7 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
     lastTxnId: () => number(call(lastTxnId, address), 0),
     lastPgno: () => number(call(lastPgno, address), -1),
     fallocate: (fd, offset, length) => number(call(fallocate, fd, offset, length), -1),
+    scan: scan as ScanFunction,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Database, RangeOptions, Transaction } from 'lmdb';
+import type { Database, Transaction } from 'lmdb';
 import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Snapshot } from '../kv.js';
 import { compareBytes } from '../../util/index.js';
 import { sharedPage } from './page-builder.js';
@@ -103,7 +103,7 @@ export class LmdbSnapshot implements Snapshot {
     try {
       this.checkOpen();
       if (opts.limit <= 0 || compareBytes(range.start, range.end) >= 0) return Promise.resolve({ items: [], lastKey: undefined });
-      return Promise.resolve(this.reader.scanMapped(this.rangeOptions(range, opts.reverse === true), opts.limit, map));
+      return Promise.resolve(this.reader.scanMapped(this.lease.group.txn, range, opts.reverse === true, opts.limit, map));
     } catch (err) {
       return Promise.reject(err);
     }
@@ -136,7 +136,7 @@ export class LmdbSnapshot implements Snapshot {
   private scanSync(range: KeyRange, opts: ScanOptions): KvPair[] {
     this.checkOpen();
     if (opts.limit <= 0 || compareBytes(range.start, range.end) >= 0) return [];
-    return this.reader.scan(this.rangeOptions(range, opts.reverse === true), opts.limit);
+    return this.reader.scan(this.lease.group.txn, range, opts.reverse === true, opts.limit);
   }
 
   release(): void {
@@ -148,21 +148,6 @@ export class LmdbSnapshot implements Snapshot {
     if (key.length === 0 || key.length > MAX_KEY_BYTES) return undefined;
     const stored = getFastIn(this.data, key, this.readOpts);
     return stored !== undefined && isLive(stored) ? copyPayload(stored) : undefined;
-  }
-
-  /** lmdb-js ranges: forward is [start, end); reverse walks from `start` (high) down to `end` (low). */
-  private rangeOptions(range: KeyRange, reverse: boolean): RangeOptions {
-    const low = range.start.length === 0 ? undefined : range.start;
-    const txn = this.lease.group.txn;
-    if (!reverse) return { start: low, end: range.end, transaction: txn };
-    return {
-      start: range.end,
-      end: low,
-      reverse: true,
-      exclusiveStart: true,
-      inclusiveEnd: true,
-      transaction: txn,
-    };
   }
 
   private checkOpen(): void {

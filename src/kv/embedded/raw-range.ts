@@ -1,8 +1,9 @@
-import type { Database, RangeOptions, RootDatabase } from 'lmdb';
-import type { KvPair, MappedPage, PairMapper } from '../kv.js';
+import type { Database, RangeOptions, RootDatabase, Transaction } from 'lmdb';
+import type { KeyRange, KvPair, MappedPage, PairMapper } from '../kv.js';
 import { copyBytes } from '../../util/index.js';
+import { NativeScanner, type ScanFunction } from './native-scan.js';
 import { sharedPage } from './page-builder.js';
-import { HEADER_BYTES, isLive } from './value-format.js';
+import { HEADER_BYTES, isLive, KIND_LIVE } from './value-format.js';
 
 /**
  * Zero-copy range reads for the `data` database (lmdb 3.5.x internals, pinned in package.json).
@@ -18,6 +19,9 @@ import { HEADER_BYTES, isLive } from './value-format.js';
  * - `readKey(target, start, end)`: called per entry to materialize the key from lmdb's key buffer;
  * - `decoder.decode(bytes, size)` with `decoderCopies = true`: gets the value bytes uncopied.
  * The handle is used for reads only (writes would go through the ordinary `data` handle).
+ *
+ * With the add-on's scan function (native-scan.ts) ranges are read through it instead, a run of
+ * entries per native call; lmdb-js's iterator remains for builds without it.
  */
 interface LmdbReadHooks {
   readKey: (target: Uint8Array, start: number, end: number) => unknown;
@@ -33,8 +37,12 @@ export class RawRangeReader {
   /** Byte length of the current entry's value (lmdb's value buffer may be longer). */
   private valueSize = 0;
 
-  constructor(root: RootDatabase<Buffer, string>, name: string) {
+  private readonly scanner: NativeScanner | undefined;
+
+  constructor(root: RootDatabase<Buffer, string>, name: string, scanFn: ScanFunction | undefined) {
     this.db = root.openDB<Buffer, Uint8Array>({ name, keyEncoding: 'binary', encoding: 'binary' });
+    const dbiAddress = (this.db as unknown as { db?: { address?: unknown } }).db?.address;
+    this.scanner = scanFn !== undefined && typeof dbiAddress === 'number' && dbiAddress !== 0 ? new NativeScanner(scanFn, dbiAddress) : undefined;
     const hooks = this.db as unknown as LmdbReadHooks;
     if (typeof hooks.readKey !== 'function' || hooks.decoder !== undefined) {
       throw new Error('embedded store: unsupported lmdb version (readKey/decoder hooks changed)');
@@ -53,14 +61,30 @@ export class RawRangeReader {
     hooks.decoderCopies = true;
   }
 
+  /** Whether ranges are read through the add-on's scan function. */
+  get native(): boolean {
+    return this.scanner !== undefined;
+  }
+
   /**
-   * Like scan(), but each live pair goes to `map` as offsets into lmdb's reused key and value
-   * buffers (valid only during the call: no view or copy per pair); only the last key of a full
-   * page is copied (the key buffer still holds it when the loop stops there).
+   * Like scan(), but each live pair goes to `map` as offsets into reused key and value buffers
+   * (valid only during the call: no view or copy per pair); only the last key of a full page is
+   * copied.
    */
-  scanMapped<T>(opts: RangeOptions, limit: number, map: PairMapper<T>): MappedPage<T> {
+  scanMapped<T>(txn: Transaction, range: KeyRange, reverse: boolean, limit: number, map: PairMapper<T>): MappedPage<T> {
     const items: T[] = [];
-    for (const entry of this.db.getRange(opts)) {
+    let lastKey: Uint8Array | undefined;
+    const low = range.start.length === 0 ? undefined : range.start;
+    const native = this.scanner;
+    if (native !== undefined && NativeScanner.fits(low, range.end)) {
+      native.each(txn, low, range.end, reverse, limit, (buf, ks, ke, vs, ve) => {
+        if (ve - vs < HEADER_BYTES || buf[vs + 8] !== KIND_LIVE) return 0;
+        if (items.push(map(buf, ks, ke, buf, vs + HEADER_BYTES, ve)) >= limit) lastKey = copyBytes(buf, ks, ke);
+        return 1;
+      });
+      return { items, lastKey };
+    }
+    for (const entry of this.db.getRange(rangeOptions(txn, low, range.end, reverse))) {
       const value = entry.value;
       if (this.valueSize < HEADER_BYTES || !isLive(value)) continue;
       const k = entry.key;
@@ -74,19 +98,37 @@ export class RawRangeReader {
    * Up to `limit` live pairs of the range (tombstones skipped, header stripped), all keys and
    * payloads copied into one fresh allocation the caller owns.
    */
-  scan(opts: RangeOptions, limit: number): KvPair[] {
+  scan(txn: Transaction, range: KeyRange, reverse: boolean, limit: number): KvPair[] {
     const page = sharedPage;
     page.reset();
     let n = 0;
-    for (const { key, value } of this.db.getRange(opts)) {
-      if (this.valueSize < HEADER_BYTES || !isLive(value)) continue;
-      page.append(key, this.keyStart, this.keyEnd - this.keyStart);
-      page.append(value, HEADER_BYTES, this.valueSize - HEADER_BYTES);
-      if (++n >= limit) break;
+    const low = range.start.length === 0 ? undefined : range.start;
+    const native = this.scanner;
+    if (native !== undefined && NativeScanner.fits(low, range.end)) {
+      native.each(txn, low, range.end, reverse, limit, (buf, ks, ke, vs, ve) => {
+        if (ve - vs < HEADER_BYTES || buf[vs + 8] !== KIND_LIVE) return 0;
+        page.append(buf, ks, ke - ks);
+        page.append(buf, vs + HEADER_BYTES, ve - vs - HEADER_BYTES);
+        n++;
+        return 1;
+      });
+    } else {
+      for (const { key, value } of this.db.getRange(rangeOptions(txn, low, range.end, reverse))) {
+        if (this.valueSize < HEADER_BYTES || !isLive(value)) continue;
+        page.append(key, this.keyStart, this.keyEnd - this.keyStart);
+        page.append(value, HEADER_BYTES, this.valueSize - HEADER_BYTES);
+        if (++n >= limit) break;
+      }
     }
     const views = page.finish();
     const out = new Array<KvPair>(n);
     for (let i = 0; i < n; i++) out[i] = { key: views[2 * i] as Uint8Array, value: views[2 * i + 1] as Uint8Array };
     return out;
   }
+}
+
+/** lmdb-js ranges: forward is [start, end); reverse walks from `start` (high) down to `end` (low). */
+function rangeOptions(transaction: Transaction, low: Uint8Array | undefined, high: Uint8Array, reverse: boolean): RangeOptions {
+  if (!reverse) return { start: low, end: high, transaction };
+  return { start: high, end: low, reverse: true, exclusiveStart: true, inclusiveEnd: true, transaction };
 }
