@@ -1,22 +1,83 @@
 import { describe, expect, it } from 'vitest';
-import { closeSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { LogFile, RedoLog, logFileName } from '../../src/kv/embedded/redo-log.js';
-import { decodeRecords, encodeRecord } from '../../src/kv/embedded/redo-record.js';
+import { LogFile, RedoLog, logFileName, type Appended } from '../../src/kv/embedded/redo-log.js';
+import { decodeChained, encodeRecord, type RedoRecord } from '../../src/kv/embedded/redo-record.js';
 import { tempDir } from './backends.js';
 
-const rec = (base: bigint): Buffer => encodeRecord({ kind: 'writes', base, ops: [{ db: 'data', op: 'put', key: Buffer.from(`k${base}`), value: Buffer.from('v') }] });
+const record = (base: bigint): RedoRecord => ({ kind: 'writes', base, ops: [{ db: 'data', op: 'put', key: Buffer.from(`k${base}`), value: Buffer.from('v') }] });
+const rec = (base: bigint): Buffer => encodeRecord(record(base));
+
+/** Appends as transactions do, keeping the tail LMDB would keep (per generation). */
+function appender(log: RedoLog): (gen: bigint, base: bigint) => Appended {
+  const tails = new Map<bigint, Buffer>();
+  return (gen, base) => {
+    const a = log.append(gen, tails.get(gen), record(base));
+    tails.set(gen, a.tail);
+    return a;
+  };
+}
+
+const bases = (dir: string, gen: bigint): bigint[] => decodeChained(readFileSync(logFileName(dir, gen)), gen).map((r) => r.base);
 
 describe('redo log files (one process)', () => {
   it('appends records in order, and every waiter of a grouped fdatasync is answered', async () => {
     const dir = tempDir('shale-redolog-');
     const log = new RedoLog(dir);
     try {
-      const appended = [0n, 1n, 2n, 3n, 4n].map((b) => log.append(1n, rec(b)));
+      const append = appender(log);
+      const appended = [0n, 1n, 2n, 3n, 4n].map((b) => append(1n, b));
       await Promise.all(appended.map((a) => a.file.sync(a.count)));
-      const { records, tornAt } = decodeRecords(readFileSync(logFileName(dir, 1n)));
-      expect(tornAt).toBeUndefined();
-      expect(records.map((r) => r.base)).toEqual([0n, 1n, 2n, 3n, 4n]);
+      expect(bases(dir, 1n)).toEqual([0n, 1n, 2n, 3n, 4n]);
+    } finally {
+      log.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("writes in place: a reused file's old records never read as the new generation's", async () => {
+    const dir = tempDir('shale-redolog-');
+    const first = new RedoLog(dir);
+    const second = new RedoLog(dir);
+    try {
+      const old = appender(first);
+      const written = [0n, 1n, 2n, 3n, 4n, 5n].map((b) => old(1n, b));
+      await Promise.all(written.map((a) => a.file.sync(a.count)));
+      first.close();
+      const size = statSync(logFileName(dir, 1n)).size;
+      renameSync(logFileName(dir, 1n), logFileName(dir, 2n));
+      expect(bases(dir, 2n)).toEqual([]);
+      const append = appender(second);
+      const now = [6n, 7n].map((b) => append(2n, b));
+      await Promise.all(now.map((a) => a.file.sync(a.count)));
+      expect(bases(dir, 2n)).toEqual([6n, 7n]);
+      // Written into the old file's blocks: it did not grow, and its later old records are still there.
+      expect(statSync(logFileName(dir, 2n)).size).toBe(size);
+    } finally {
+      first.close();
+      second.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the records of a batch that did not commit are overwritten, and one left behind does not chain', async () => {
+    const dir = tempDir('shale-redolog-');
+    const log = new RedoLog(dir);
+    try {
+      const committed = log.append(1n, undefined, record(10n));
+      // A batch logs two records, then fails: LMDB keeps the tail after record 10.
+      const failed1 = log.append(1n, committed.tail, record(11n));
+      const failed2 = log.append(1n, failed1.tail, record(12n));
+      // The next transaction writes at that tail again, a record as long as the failed first one,
+      // so the failed second one starts exactly where it ends.
+      const next = log.append(1n, committed.tail, record(13n));
+      expect(next.tail.readBigUInt64BE(8)).toBe(failed1.tail.readBigUInt64BE(8));
+      await Promise.all([committed, failed2, next].map((a) => a.file.sync(a.count)));
+      expect(bases(dir, 1n)).toEqual([10n, 13n]);
+      // Without the chain the failed record would read as the next one.
+      const raw = readFileSync(logFileName(dir, 1n));
+      const end = Number(next.tail.readBigUInt64BE(8));
+      expect(raw.readUInt32LE(end)).toBeGreaterThan(0);
     } finally {
       log.close();
       rmSync(dir, { recursive: true, force: true });
@@ -28,7 +89,8 @@ describe('redo log files (one process)', () => {
     const log = new RedoLog(dir);
     try {
       // A write batch's callbacks append in one job; nobody calls sync() here.
-      const appended = [0n, 1n, 2n].map((b) => log.append(1n, rec(b)));
+      const append = appender(log);
+      const appended = [0n, 1n, 2n].map((b) => append(1n, b));
       const file = appended[0]?.file;
       expect(file).toBeDefined();
       if (file === undefined) return;
@@ -51,16 +113,17 @@ describe('redo log files (one process)', () => {
     const onUncaught = (err: unknown): void => void warnings.push(err);
     process.on('uncaughtException', onUncaught);
     try {
-      const before = log.append(1n, rec(0n));
+      const append = appender(log);
+      const before = append(1n, 0n);
       // The next transaction logs into generation 2: generation 1's file is retired (and closed once synced).
-      const after = log.append(2n, rec(1n));
+      const after = append(2n, 1n);
       await before.file.sync(before.count);
       await after.file.sync(after.count);
       await new Promise((r) => setTimeout(r, 20));
-      expect(() => before.file.append(rec(9n))).toThrow(/retired/);
+      expect(() => before.file.append(rec(9n), 0)).toThrow(/retired/);
       await expect(before.file.sync(before.count)).resolves.toBeUndefined();
-      expect(decodeRecords(readFileSync(logFileName(dir, 1n))).records.map((r) => r.base)).toEqual([0n]);
-      expect(decodeRecords(readFileSync(logFileName(dir, 2n))).records.map((r) => r.base)).toEqual([1n]);
+      expect(bases(dir, 1n)).toEqual([0n]);
+      expect(bases(dir, 2n)).toEqual([1n]);
       expect(warnings).toEqual([]);
     } finally {
       process.off('uncaughtException', onUncaught);
@@ -78,7 +141,7 @@ describe('redo log files (one process)', () => {
       const readOnly = openSync(path, 'r');
       try {
         const reader = new LogFile(5n, path, readOnly, (err) => failures.push(err));
-        expect(() => reader.append(rec(0n))).toThrow(expect.objectContaining({ code: 'EBADF', path }));
+        expect(() => reader.append(rec(0n), 0)).toThrow(expect.objectContaining({ code: 'EBADF', path }));
       } finally {
         closeSync(readOnly);
       }

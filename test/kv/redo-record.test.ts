@@ -2,9 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from 'node:zlib';
 import {
+  chainSeed,
   committedChain,
+  decodeChained,
   decodeRecords,
+  encodeChained,
   encodeRecord,
+  isChainedLog,
+  recordCrc,
   type DbName,
   type RedoOp,
   type RedoRecord,
@@ -69,27 +74,50 @@ const recordArb: fc.Arbitrary<RedoRecord> = fc.oneof(
   fc.record({ kind: fc.constant('mark' as const), base: baseArb }),
 );
 
+const BASE_7 = [0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00];
+const ONE_PUT = [
+  0x01, 0x00, 0x00, 0x00, // one op
+  0x00, 0x00, 0x01, 0x00, 0x6b, // db data, put, key length 1, "k"
+  0x02, 0x00, 0x00, 0x00, 0x01, 0x02, // value length 2, 01 02
+];
+
+/** A record's hex: `body` behind its length and crc32. */
+function framed(body: Buffer): string {
+  const head = Buffer.alloc(8);
+  head.writeUInt32LE(body.length, 0);
+  head.writeUInt32LE(crc32(body), 4);
+  return Buffer.concat([head, body]).toString('hex');
+}
+
 describe('redo record encoding', () => {
   it('encodes the worked example of the file comment byte for byte', () => {
-    const body = Buffer.from([
-      0x01, // kind: writes
-      0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, // base 7
-      0x01, 0x00, 0x00, 0x00, // one op
-      0x00, 0x00, 0x01, 0x00, 0x6b, // db data, put, key length 1, "k"
-      0x02, 0x00, 0x00, 0x00, 0x01, 0x02, // value length 2, 01 02
-    ]);
+    const body = Buffer.from([0x01, ...BASE_7, ...ONE_PUT]); // kind: writes
     // The file comment says "17 00 00 00 | crc32 of the 23 body bytes", but the body it lists
     // (and the layout it documents) is 24 = 0x18 bytes.
     expect(body.length).toBe(24);
-    const head = Buffer.alloc(8);
-    head.writeUInt32LE(body.length, 0);
-    head.writeUInt32LE(crc32(body), 4);
     const encoded = encodeRecord(writes(7n, put('data', 'k', [1, 2])));
-    expect(encoded.toString('hex')).toBe(Buffer.concat([head, body]).toString('hex'));
+    expect(encoded.toString('hex')).toBe(framed(body));
     expect(encoded.readUInt32LE(0)).toBe(0x18);
     const decoded = decodeRecords(encoded);
     expect(decoded.tornAt).toBeUndefined();
     expect(decoded.records.map(plain)).toEqual([{ kind: 'writes', base: 7n, ops: [{ db: 'data', op: 'put', key: [0x6b], value: [1, 2] }] }]);
+  });
+
+  it('encodes the chained worked example of the file comment byte for byte; a file reads as far as it chains', () => {
+    // kind: writes, chained; then prev: the crc field 0x11223344
+    const body = Buffer.from([0x03, ...BASE_7, 0x44, 0x33, 0x22, 0x11, ...ONE_PUT]);
+    expect(body.length).toBe(0x1c);
+    const encoded = encodeChained(writes(7n, put('data', 'k', [1, 2])), 0x11223344);
+    expect(encoded.toString('hex')).toBe(framed(body));
+    expect(isChainedLog(encoded)).toBe(true);
+    expect(isChainedLog(encodeRecord(mark(1n)))).toBe(false);
+    // Generation 5's file: two records chained from its seed, then one chained from elsewhere.
+    const first = encodeChained(writes(1n, put('data', 'a', [1])), chainSeed(5n));
+    const second = encodeChained(mark(2n), recordCrc(first));
+    const stray = encodeChained(writes(2n, put('data', 'b', [2])), recordCrc(first));
+    const file = Buffer.concat([first, second, stray]);
+    expect(decodeChained(file, 5n).map(plain)).toEqual([plain(writes(1n, put('data', 'a', [1]))), plain(mark(2n))]);
+    expect(decodeChained(file, 6n)).toEqual([]);
   });
 
   it('encodes a mark as a 9-byte body and a remove without a value', () => {

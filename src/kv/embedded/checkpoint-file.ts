@@ -96,15 +96,15 @@ export async function writeCheckpointAsync(dir: string, c: Checkpoint): Promise<
   await fsyncPathAsync(dir);
 }
 
-/** Creates `path` (empty, if new) in `dir` and makes its name durable. */
-export async function createDurably(dir: string, path: string): Promise<void> {
-  await (await fsp.open(path, 'a')).close();
+/** Creates `path` (empty, if new; or what `reuse` renamed into place) in `dir` and makes its name durable. */
+export async function createDurably(dir: string, path: string, reuse?: (dir: string, path: string) => boolean): Promise<void> {
+  if (reuse?.(dir, path) !== true) await (await fsp.open(path, 'a')).close();
   await fsyncPathAsync(dir);
 }
 
 /** createDurably, blocking (checkpoints at open and close). */
-export function createDurablySync(dir: string, path: string): void {
-  closeSync(openSync(path, 'a'));
+export function createDurablySync(dir: string, path: string, reuse?: (dir: string, path: string) => boolean): void {
+  if (reuse?.(dir, path) !== true) closeSync(openSync(path, 'a'));
   fsyncPath(dir);
 }
 

@@ -6,7 +6,8 @@
  * and a heartbeat; any process takes the lease over when the holder's pid is gone or its
  * heartbeat is 10 s old). A checkpoint, every checkpointMs (5 s) while there are writes:
  *
- * 1. creates the next generation's log file and fsyncs the directory;
+ * 1. creates the next generation's log file (the kept spare renamed, if there is one) and fsyncs
+ *    the directory;
  * 2. under LMDB's write lock (a synchronous write transaction, so no batch is half-done):
  *    copies LMDB's two meta pages (they describe the last committed state, T), opens a read
  *    transaction (at T or older: while it is open LMDB never reuses a page of T's tree), reads
@@ -14,7 +15,8 @@
  *    logs into the new file;
  * 3. fdatasyncs the data file: T's pages are now on disk, and no later write touches them;
  * 4. writes the checkpoint file {meta pages, new generation, T's sequence, boot id} durably;
- * 5. ends the previous checkpoint's read transaction and deletes older generations' files.
+ * 5. ends the previous checkpoint's read transaction and deletes older generations' files, but
+ *    keeps the newest of them for reuse as a later generation's (log-recycle.ts).
  *
  * After an OS crash (recovery.ts) the saved meta pages put back make the data file state T
  * again whatever the kernel did or did not write since, and the log from the checkpoint's
@@ -29,6 +31,7 @@ import type { RootDatabase, Transaction } from 'lmdb';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
 import { createDurably, createDurablySync, fsyncPath, readMetaPages, writeCheckpoint, writeCheckpointAsync, type Checkpoint } from './checkpoint-file.js';
 import { LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
+import { keepSpare, takeSpare } from './log-recycle.js';
 import { encodeTs } from './value-format.js';
 import { pidAlive } from '../../util/index.js';
 
@@ -109,7 +112,7 @@ export class Checkpointer {
   private async runTick(force: boolean): Promise<boolean> {
     const plan = this.plan(force);
     if (plan === undefined) return false;
-    await createDurably(this.dir, logFileName(this.dir, plan.gen));
+    await createDurably(this.dir, logFileName(this.dir, plan.gen), takeSpare);
     const taken = this.switchGeneration(plan);
     if (taken === undefined) return false;
     await promisify(fdatasync)(this.dataFd);
@@ -124,7 +127,7 @@ export class Checkpointer {
     if (this.running) return false;
     const plan = this.plan(true);
     if (plan === undefined) return false;
-    createDurablySync(this.dir, logFileName(this.dir, plan.gen));
+    createDurablySync(this.dir, logFileName(this.dir, plan.gen), takeSpare);
     const taken = this.switchGeneration(plan);
     if (taken === undefined) return false;
     fdatasyncSync(this.dataFd);
@@ -208,14 +211,15 @@ export class Checkpointer {
     return { pageSize: taken.pageSize, gen: taken.gen, seq: taken.seq, bootId: this.bootId, metas: taken.metas };
   }
 
-  /** Step 5, once the checkpoint file is written; returns the older generations' files for the caller to delete. */
+  /** Step 5, once the checkpoint file is written; returns the older generations' files for the caller to delete (one may be kept as the spare). */
   private adopt(taken: Taken): string[] {
     this.pin?.done();
     this.pin = taken.pin;
     this.lastSeq = taken.seq;
-    return logGenerations(this.dir)
+    const done = logGenerations(this.dir)
       .filter((old) => old < taken.gen)
       .map((old) => logFileName(this.dir, old));
+    return keepSpare(this.dir, done);
   }
 
   /** True if the lease stored as `raw` is ours, free, or stale. */

@@ -13,10 +13,10 @@ import { closeSync, fdatasyncSync, openSync, readFileSync, writeSync } from 'nod
 import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
-import { readCheckpoint, type Checkpoint } from './checkpoint-file.js';
-import { applyWrite, LOG_GEN_KEY, LOG_SEQ_KEY, logFileName } from './redo-log.js';
+import { createDurablySync, readCheckpoint, type Checkpoint } from './checkpoint-file.js';
+import { applyWrite, LOG_GEN_KEY, LOG_SEQ_KEY, LOG_TAIL_KEY, logFileName } from './redo-log.js';
 import { LOG_OWNER_KEY, logGenerations } from './checkpointer.js';
-import { committedChain, decodeRecords, type RedoRecord } from './redo-record.js';
+import { committedChain, decodeChained, decodeRecords, isChainedLog, type RedoRecord } from './redo-record.js';
 import { encodeTs } from './value-format.js';
 import type { DataFileRoom } from './data-file-room.js';
 
@@ -41,7 +41,9 @@ export function loggedSince(dir: string, c: Checkpoint): RedoRecord[] {
   const gens = logGenerations(dir).filter((g) => g >= c.gen);
   const records: RedoRecord[] = [];
   gens.forEach((gen, i) => {
-    const decoded = decodeRecords(readFileSync(logFileName(dir, gen)));
+    const buf = readFileSync(logFileName(dir, gen));
+    // A file written in place ends where its chain does; one written before chaining may end torn.
+    const decoded = isChainedLog(buf) ? { records: decodeChained(buf, gen), tornAt: undefined } : decodeRecords(buf);
     if (decoded.tornAt !== undefined && i < gens.length - 1) {
       throw new Error(`${logFileName(dir, gen)}: damaged record at byte ${decoded.tornAt} before the log's end`);
     }
@@ -65,11 +67,15 @@ export function replayLog(dir: string, root: RootDatabase<Buffer, string>, dbs: 
       }
     });
   }
-  // The next checkpoint starts a generation no file has used yet, and takes the lease afresh.
+  // Later records go to a generation no file has used yet (so none lands in the middle of a
+  // replayed file, whose tail LMDB no longer knows), and the next checkpoint takes the lease afresh.
   const gens = logGenerations(dir);
   const last = gens.length === 0 ? c.gen : (gens[gens.length - 1] as bigint);
+  const next = (last > c.gen ? last : c.gen) + 1n;
+  createDurablySync(dir, logFileName(dir, next));
   root.transactionSync(() => {
-    void dbs.meta.putSync(LOG_GEN_KEY, encodeTs(last > c.gen ? last : c.gen));
+    void dbs.meta.putSync(LOG_GEN_KEY, encodeTs(next));
+    void dbs.meta.removeSync(LOG_TAIL_KEY);
     void dbs.meta.removeSync(LOG_OWNER_KEY);
   });
   return chain.length;

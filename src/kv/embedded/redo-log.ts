@@ -8,16 +8,52 @@
  *
  * Files: `redo.<generation>` in the data directory. The generation lives in LMDB (meta key
  * "logGen"), so a transaction reads which file it appends to in the same snapshot it commits in;
- * the checkpointer (checkpoint.ts) moves it on and deletes files the data file has caught up with.
+ * the checkpointer (checkpoint.ts) moves it on and reuses or deletes files the data file has
+ * caught up with.
+ *
+ * Records are written in place, not appended: where the next one goes and the crc it chains from
+ * (redo-record.ts, chained records) are kept in LMDB too (meta key "logTail": [generation u64 BE]
+ * [offset u64 BE][crc u32 BE]), read and moved on inside the write transaction. So a file can be
+ * an old generation's, reused (checkpointer.ts): writing into blocks the file already has does
+ * not change its size, and its `fdatasync` then writes the data and flushes the disk's cache
+ * without also writing the inode (2026-12-04: ~125 -> ~85 µs idle; 400 -> 260-380 µs under
+ * oltp_update_non_index). A record of a transaction that did not commit is overwritten by the
+ * next one (the tail in LMDB did not move), or left after the last record, where it does not
+ * chain.
  */
-import { closeSync, fdatasync, ftruncateSync, fstatSync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeTs } from './value-format.js';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
-import { encodeRecord, type RedoOp } from './redo-record.js';
+import { chainSeed, encodeChained, recordCrc, type RedoOp, type RedoRecord } from './redo-record.js';
 
 export const LOG_SEQ_KEY = 'logSeq';
 export const LOG_GEN_KEY = 'logGen';
+export const LOG_TAIL_KEY = 'logTail';
+
+/** Where the next record of generation `gen` goes, and the crc it chains from. */
+export interface LogTail {
+  readonly gen: bigint;
+  readonly offset: number;
+  readonly crc: number;
+}
+
+/** The stored tail if it is generation `gen`'s, else the start of that generation's file. */
+export function tailOf(raw: Uint8Array | undefined, gen: bigint): LogTail {
+  if (raw !== undefined && raw.length === 20) {
+    const b = Buffer.from(raw.buffer, raw.byteOffset, raw.length);
+    if (b.readBigUInt64BE(0) === gen) return { gen, offset: Number(b.readBigUInt64BE(8)), crc: b.readUInt32BE(16) };
+  }
+  return { gen, offset: 0, crc: chainSeed(gen) };
+}
+
+function encodeTail(t: LogTail): Buffer {
+  const out = Buffer.allocUnsafe(20);
+  out.writeBigUInt64BE(t.gen, 0);
+  out.writeBigUInt64BE(BigInt(t.offset), 8);
+  out.writeUInt32BE(t.crc, 16);
+  return out;
+}
 
 export function logFileName(dir: string, gen: bigint): string {
   return join(dir, `redo.${gen}`);
@@ -48,17 +84,17 @@ export class LogFile {
   ) {}
 
   /**
-   * Appends `bytes` (the caller holds LMDB's write lock). A failed append leaves the file as it
-   * was and throws the OS error with this file's path (`path`), so the store can name it (a
-   * failed fdatasync carries it too).
+   * Writes `bytes` at `offset` (the caller holds LMDB's write lock and took the offset from the
+   * log's tail). A failed write throws the OS error with this file's path (`path`), so the store
+   * can name it (a failed fdatasync carries it too).
    */
-  append(bytes: Buffer): number {
+  append(bytes: Buffer, offset: number): number {
     if (this.retired) throw new Error(`redo log generation ${this.gen} is retired`);
     let done = 0;
     try {
-      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
+      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, offset + done);
     } catch (err) {
-      if (done > 0) ftruncateSync(this.fd, fstatSync(this.fd).size - done);
+      // What was written is past the tail LMDB keeps: the next record overwrites it.
       if (err instanceof Error) Object.assign(err, { path: this.path });
       throw err;
     }
@@ -151,11 +187,17 @@ export class RedoLog {
 
   constructor(private readonly dir: string) {}
 
-  /** Inside a write transaction: appends to generation `gen`'s file. */
-  append(gen: bigint, bytes: Buffer): Appended {
+  /**
+   * Inside a write transaction: writes `rec` chained at the tail of generation `gen`'s file (`raw`
+   * is meta's "logTail") and returns the tail to store after it.
+   */
+  append(gen: bigint, raw: Uint8Array | undefined, rec: RedoRecord): Appended & { readonly tail: Buffer } {
     if (this.broken !== undefined) throw new Error(`redo log unusable after a failed fdatasync: ${String(this.broken)}`);
+    const tail = tailOf(raw, gen);
+    const bytes = encodeChained(rec, tail.crc);
     const file = this.fileFor(gen);
-    return { file, count: file.append(bytes) };
+    const count = file.append(bytes, tail.offset);
+    return { file, count, tail: encodeTail({ gen, offset: tail.offset + bytes.length, crc: recordCrc(bytes) }) };
   }
 
   close(): void {
@@ -166,7 +208,8 @@ export class RedoLog {
   private fileFor(gen: bigint): LogFile {
     if (this.file?.gen === gen) return this.file;
     const path = logFileName(this.dir, gen);
-    const fd = openSync(path, 'a');
+    // Not O_APPEND: records go where the tail says (a reused file is longer than its records).
+    const fd = openSync(path, constants.O_RDWR | constants.O_CREAT, 0o644);
     this.file?.retire();
     this.file = new LogFile(gen, path, fd, (err) => {
       this.broken ??= err;
@@ -186,7 +229,9 @@ export async function markFailedBatch(dbs: EmbeddedDbs, log: RedoLog): Promise<v
   const appended = await dbs.data.transaction(() => {
     const meta = dbs.meta;
     const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-    return log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), encodeRecord({ kind: 'mark', base }));
+    const written = log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), meta.getBinaryFast(LOG_TAIL_KEY), { kind: 'mark', base });
+    void meta.put(LOG_TAIL_KEY, written.tail);
+    return written;
   });
   await appended.file.sync(appended.count);
 }
@@ -225,14 +270,18 @@ export class LoggedWrites {
   finish(): Appended | undefined {
     if (this.ops.length === 0) return undefined;
     const meta = this.dbs.meta;
-    let appended: Appended | undefined;
+    let appended: (Appended & { readonly tail: Buffer }) | undefined;
     let base = 0n;
     if (this.log !== undefined) {
       base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-      appended = this.log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), encodeRecord({ kind: 'writes', base, ops: this.ops }));
+      const gen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));
+      appended = this.log.append(gen, meta.getBinaryFast(LOG_TAIL_KEY), { kind: 'writes', base, ops: this.ops });
     }
     for (const op of this.ops) applyWrite(this.dbs, op);
-    if (appended !== undefined) void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
+    if (appended !== undefined) {
+      void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
+      void meta.put(LOG_TAIL_KEY, appended.tail);
+    }
     return appended;
   }
 }

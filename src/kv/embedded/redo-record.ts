@@ -17,6 +17,17 @@
  * Example: a put of key 6B ("k") = 01 02 into `data` on sequence 7 is
  *   18 00 00 00 | crc32 of the 24 body bytes | 01 | 07 00 00 00 00 00 00 00 | 01 00 00 00 |
  *   00 00 01 00 6B 02 00 00 00 01 02
+ *
+ * Chained records (kinds 3 = writes, 4 = mark; what the log writes since 2026-12-04) carry
+ * [prev u32] after `base`: the crc field of the record before them in the same file, or for the
+ * file's first record chainSeed(generation). A log file is written in place (redo-log.ts: the
+ * offset of the next record is kept in LMDB, and old files are reused), so bytes after the last
+ * record may be anything an earlier use of the file or a failed batch left there; a file's
+ * records are exactly those that chain from its seed (decodeChained), and a stale record would
+ * have to match a crc32 to be taken for one. The same put chained after a record whose crc field
+ * is 0x11223344 has a 28-byte body:
+ *   1C 00 00 00 | crc32 of the body | 03 | 07 00 00 00 00 00 00 00 | 44 33 22 11 | 01 00 00 00 |
+ *   00 00 01 00 6B 02 00 00 00 01 02
  */
 import { crc32 } from 'node:zlib';
 
@@ -34,15 +45,40 @@ export type RedoRecord =
 const HEAD = 8;
 const KIND_WRITES = 1;
 const KIND_MARK = 2;
+const KIND_WRITES_CHAINED = 3;
+const KIND_MARK_CHAINED = 4;
 const MAX_KEY = 0xffff;
 
 function opBytes(op: RedoOp): number {
   return 4 + op.key.length + (op.op === 'put' ? 4 + op.value.length : 0);
 }
 
-/** The record's bytes, header included. */
+/** The record's bytes, header included (the unchained format, kinds 1 and 2). */
 export function encodeRecord(rec: RedoRecord): Buffer {
-  let body = 9;
+  return encode(rec, undefined);
+}
+
+/** The record's bytes chained after a record whose crc field is `prev` (or after chainSeed). */
+export function encodeChained(rec: RedoRecord, prev: number): Buffer {
+  return encode(rec, prev);
+}
+
+/** What the first record of generation `gen`'s file chains from. */
+export function chainSeed(gen: bigint): number {
+  const bytes = Buffer.alloc(20);
+  bytes.write('shaledb-redo', 0, 'latin1');
+  bytes.writeBigUInt64BE(gen, 12);
+  return crc32(bytes);
+}
+
+/** The crc field of an encoded record: what the next record chains from. */
+export function recordCrc(bytes: Buffer): number {
+  return bytes.readUInt32LE(4);
+}
+
+function encode(rec: RedoRecord, prev: number | undefined): Buffer {
+  const chained = prev !== undefined;
+  let body = chained ? 13 : 9;
   if (rec.kind === 'writes') {
     body += 4;
     for (const op of rec.ops) body += opBytes(op);
@@ -50,9 +86,13 @@ export function encodeRecord(rec: RedoRecord): Buffer {
   const out = Buffer.allocUnsafe(HEAD + body);
   out.writeUInt32LE(body, 0);
   let at = HEAD;
-  out[at++] = rec.kind === 'writes' ? KIND_WRITES : KIND_MARK;
+  out[at++] = rec.kind === 'writes' ? (chained ? KIND_WRITES_CHAINED : KIND_WRITES) : chained ? KIND_MARK_CHAINED : KIND_MARK;
   out.writeBigUInt64LE(rec.base, at);
   at += 8;
+  if (chained) {
+    out.writeUInt32LE(prev, at);
+    at += 4;
+  }
   if (rec.kind === 'writes') {
     out.writeUInt32LE(rec.ops.length, at);
     at += 4;
@@ -95,17 +135,49 @@ export function decodeRecords(buf: Buffer): { records: RedoRecord[]; tornAt: num
   return { records, tornAt: undefined };
 }
 
-function decodeAt(buf: Buffer, at: number): { record: RedoRecord; end: number } | undefined {
+/**
+ * The records of one log file written in place (chained records): from the start, each record
+ * that chains from the one before (the first from chainSeed(gen)); reading stops at the first
+ * that does not, whatever follows. A file in the unchained format is read by decodeRecords.
+ */
+export function decodeChained(buf: Buffer, gen: bigint): RedoRecord[] {
+  return readChain(buf, gen).records;
+}
+
+/** decodeChained, and the offset where the chain ends (where the next record would go). */
+export function readChain(buf: Buffer, gen: bigint): { records: RedoRecord[]; end: number } {
+  const records: RedoRecord[] = [];
+  let prev = chainSeed(gen);
+  let at = 0;
+  for (;;) {
+    const rec = at + HEAD <= buf.length ? decodeAt(buf, at, prev) : undefined;
+    if (rec === undefined) return { records, end: at };
+    records.push(rec.record);
+    prev = buf.readUInt32LE(at + 4);
+    at = rec.end;
+  }
+}
+
+/** Whether a log file holds chained records (its first record's kind): decodeChained reads it. */
+export function isChainedLog(buf: Buffer): boolean {
+  const kind = buf.length > HEAD ? buf[HEAD] : undefined;
+  return kind === KIND_WRITES_CHAINED || kind === KIND_MARK_CHAINED;
+}
+
+/** The record at `at`: unchained (prev undefined), or chained after a record whose crc field is `prev`. */
+function decodeAt(buf: Buffer, at: number, prev?: number): { record: RedoRecord; end: number } | undefined {
   const len = buf.readUInt32LE(at);
   const end = at + HEAD + len;
-  if (len < 9 || end > buf.length) return undefined;
+  const head = prev === undefined ? 9 : 13;
+  if (len < head || end > buf.length) return undefined;
   const body = buf.subarray(at + HEAD, end);
   if (crc32(body) !== buf.readUInt32LE(at + 4)) return undefined;
   const kind = body[0];
   const base = body.readBigUInt64LE(1);
-  if (kind === KIND_MARK && len === 9) return { record: { kind: 'mark', base }, end };
-  if (kind !== KIND_WRITES || len < 13) return undefined;
-  const ops = decodeOps(body, 13, body.readUInt32LE(9));
+  if (prev !== undefined && body.readUInt32LE(9) !== prev) return undefined;
+  if (kind === (prev === undefined ? KIND_MARK : KIND_MARK_CHAINED) && len === head) return { record: { kind: 'mark', base }, end };
+  if (kind !== (prev === undefined ? KIND_WRITES : KIND_WRITES_CHAINED) || len < head + 4) return undefined;
+  const ops = decodeOps(body, head + 4, body.readUInt32LE(head));
   return ops === undefined ? undefined : { record: { kind: 'writes', base, ops }, end };
 }
 
