@@ -60,7 +60,8 @@ export class NativeScanner {
   /**
    * Visits the entries of [low, high) in read transaction `txn` (from `high` down with
    * `reverse`), until `limit` visits counted 1 or the range ends. `low` undefined: from the first
-   * key. Both bounds must be at most MAX_KEY_BYTES long (NativeScanner.fits).
+   * key. Both bounds must be at most MAX_KEY_BYTES long (NativeScanner.fits). The scanner's
+   * buffers are its own: `visit` must not start another scan on it.
    */
   each(txn: Transaction, low: Uint8Array | undefined, high: Uint8Array, reverse: boolean, limit: number, visit: EntryVisitor): void {
     const txnAddress = transactionAddress(txn);
