@@ -3,7 +3,7 @@ import type { KeyRange, KvPair, MappedPage, PairMapper } from '../kv.js';
 import { copyBytes } from '../../util/index.js';
 import { NativeScanner, type ScanFunction } from './native-scan.js';
 import { sharedPage } from './page-builder.js';
-import { HEADER_BYTES, isLive, KIND_LIVE } from './value-format.js';
+import { HEADER_BYTES, isLive, isLiveAt } from './value-format.js';
 
 /**
  * Zero-copy range reads for the `data` database (lmdb 3.5.x internals, pinned in package.json).
@@ -78,7 +78,7 @@ export class RawRangeReader {
     const native = this.scanner;
     if (native !== undefined && NativeScanner.fits(low, range.end)) {
       native.each(txn, low, range.end, reverse, limit, (buf, ks, ke, vs, ve) => {
-        if (ve - vs < HEADER_BYTES || buf[vs + 8] !== KIND_LIVE) return 0;
+        if (!isLiveAt(buf, vs, ve)) return 0;
         if (items.push(map(buf, ks, ke, buf, vs + HEADER_BYTES, ve)) >= limit) lastKey = copyBytes(buf, ks, ke);
         return 1;
       });
@@ -101,25 +101,10 @@ export class RawRangeReader {
   scan(txn: Transaction, range: KeyRange, reverse: boolean, limit: number): KvPair[] {
     const page = sharedPage;
     page.reset();
-    let n = 0;
-    const low = range.start.length === 0 ? undefined : range.start;
-    const native = this.scanner;
-    if (native !== undefined && NativeScanner.fits(low, range.end)) {
-      native.each(txn, low, range.end, reverse, limit, (buf, ks, ke, vs, ve) => {
-        if (ve - vs < HEADER_BYTES || buf[vs + 8] !== KIND_LIVE) return 0;
-        page.append(buf, ks, ke - ks);
-        page.append(buf, vs + HEADER_BYTES, ve - vs - HEADER_BYTES);
-        n++;
-        return 1;
-      });
-    } else {
-      for (const { key, value } of this.db.getRange(rangeOptions(txn, low, range.end, reverse))) {
-        if (this.valueSize < HEADER_BYTES || !isLive(value)) continue;
-        page.append(key, this.keyStart, this.keyEnd - this.keyStart);
-        page.append(value, HEADER_BYTES, this.valueSize - HEADER_BYTES);
-        if (++n >= limit) break;
-      }
-    }
+    const n = this.scanMapped(txn, range, reverse, limit, (key, ks, ke, value, vs, ve) => {
+      page.append(key, ks, ke - ks);
+      page.append(value, vs, ve - vs);
+    }).items.length;
     const views = page.finish();
     const out = new Array<KvPair>(n);
     for (let i = 0; i < n; i++) out[i] = { key: views[2 * i] as Uint8Array, value: views[2 * i + 1] as Uint8Array };

@@ -200,6 +200,17 @@ export class RedoLog {
     return { file, count, tail: encodeTail({ gen, offset: tail.offset + bytes.length, crc: recordCrc(bytes) }) };
   }
 
+  /**
+   * Inside a write transaction on `meta`: writes `rec` at the tail of the current generation's
+   * file (meta's "logGen" and "logTail") and moves the tail on in the same transaction.
+   */
+  appendIn(meta: EmbeddedDbs['meta'], rec: RedoRecord): Appended {
+    const gen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));
+    const written = this.append(gen, meta.getBinaryFast(LOG_TAIL_KEY), rec);
+    void meta.put(LOG_TAIL_KEY, written.tail);
+    return written;
+  }
+
   close(): void {
     this.file?.retire();
     this.file = undefined;
@@ -220,18 +231,16 @@ export class RedoLog {
 
 /**
  * After a write batch failed for good (nothing of it committed, its callers get an error): logs
- * a mark of the committed sequence in a transaction of its own and waits for its fsync. Any
- * record the failed batch appended claimed a sequence past that mark, so recovery drops it
- * (redo-record.ts, committedChain); without the mark, a failed record with nothing after it
- * would be replayed after a crash, resurrecting a write its client was told had failed.
+ * a mark of the committed sequence in a transaction of its own and waits for its fsync. The mark
+ * is written at the tail LMDB kept, over the failed batch's first record, and whatever of the
+ * batch lies after it no longer chains (redo-record.ts); without the mark, a failed record with
+ * nothing after it would be replayed after a crash, resurrecting a write its client was told had
+ * failed.
  */
 export async function markFailedBatch(dbs: EmbeddedDbs, log: RedoLog): Promise<void> {
   const appended = await dbs.data.transaction(() => {
     const meta = dbs.meta;
-    const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-    const written = log.append(counterValue(meta.getBinaryFast(LOG_GEN_KEY)), meta.getBinaryFast(LOG_TAIL_KEY), { kind: 'mark', base });
-    void meta.put(LOG_TAIL_KEY, written.tail);
-    return written;
+    return log.appendIn(meta, { kind: 'mark', base: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) });
   });
   await appended.file.sync(appended.count);
 }
@@ -270,18 +279,14 @@ export class LoggedWrites {
   finish(): Appended | undefined {
     if (this.ops.length === 0) return undefined;
     const meta = this.dbs.meta;
-    let appended: (Appended & { readonly tail: Buffer }) | undefined;
+    let appended: Appended | undefined;
     let base = 0n;
     if (this.log !== undefined) {
       base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-      const gen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));
-      appended = this.log.append(gen, meta.getBinaryFast(LOG_TAIL_KEY), { kind: 'writes', base, ops: this.ops });
+      appended = this.log.appendIn(meta, { kind: 'writes', base, ops: this.ops });
     }
     for (const op of this.ops) applyWrite(this.dbs, op);
-    if (appended !== undefined) {
-      void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
-      void meta.put(LOG_TAIL_KEY, appended.tail);
-    }
+    if (appended !== undefined) void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
     return appended;
   }
 }

@@ -68,6 +68,11 @@ export function isLive(stored: Uint8Array): boolean {
   return stored[8] === KIND_LIVE;
 }
 
+/** isLive of the stored value at `buf[start, end)` (a scan buffer holding many). */
+export function isLiveAt(buf: Uint8Array, start: number, end: number): boolean {
+  return end - start >= HEADER_BYTES && buf[start + 8] === KIND_LIVE;
+}
+
 /** Encodes a tombstone. */
 export function encodeTombstone(ts: bigint): Buffer {
   const out = Buffer.allocUnsafe(HEADER_BYTES);
