@@ -67,6 +67,33 @@ describe('embedded store commits under concurrency', () => {
     });
   });
 
+  it('commits queued together share a write batch: each conflicts with what earlier ones in it wrote', async () => {
+    await withStores(1, async ([store]) => {
+      const s = store as EmbeddedStore;
+      await s.commit({ startTs: 0n, mutations: [put('gone', '1'), put('entry', '1'), put('kept', '1')], checkKeys: [] });
+      const snap = await s.snapshot();
+      const start = snap.startTs;
+      const commit = (mutations: Mutation[], checkKeys: string[] = []): Promise<bigint> => s.commit({ startTs: start, mutations, checkKeys: checkKeys.map(b) });
+      // Submitted in one turn, so one LMDB write transaction applies them all, in this order.
+      const results = await Promise.allSettled([
+        commit([{ op: 'del', key: b('gone') }, { op: 'del', key: b('entry'), derived: true }]),
+        commit([put('a', 'x')], ['gone']), // the tombstone is newer than its snapshot: conflict
+        commit([put('b', 'x')], ['entry']), // a derived delete leaves no version behind: no conflict
+        commit([put('kept', '2')]),
+        commit([{ op: 'del', key: b('kept') }]), // an earlier member's put: conflict
+        commit([put('c', 'x')]),
+      ]);
+      snap.release();
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ errno: 1213 });
+      // Only the members that passed took commit timestamps, consecutively and in order.
+      const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      expect(won).toEqual([start + 1n, start + 2n, start + 3n, start + 4n]);
+      expect(s.latestCommitTs()).toBe(start + 4n);
+      expect([await readText(s, 'a'), await readText(s, 'b'), await readText(s, 'kept'), await readText(s, 'c'), await readText(s, 'gone')]).toEqual([undefined, 'x', '2', 'x', undefined]);
+    });
+  });
+
   it('two stores on one directory interleave read-modify-write commits without losing or double-applying writes', async () => {
     await withStores(2, async ([a, b2]) => {
       const s1 = a as EmbeddedStore;
