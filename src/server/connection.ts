@@ -1,5 +1,6 @@
 /**
- * One client connection: socket I/O (packet queue, one write per response, 'drain'
+ * One client connection: socket I/O (packet queue, one write per response, sent with the
+ * other connections' replies of the same event-loop turn (reply-batch.ts), 'drain'
  * backpressure, input pausing) and the protocol state the command handlers share.
  * The handshake and command loop live in serve-connection.ts.
  * Spec: /work/shared/reference/mysql-protocol.md §1.1 (sequence ids).
@@ -15,6 +16,7 @@ import { readThroughSharedBuffer } from './socket-input.js';
 import { PreparedRegistry } from './prepared-registry.js';
 import { PacketTooLarge } from './protocol-errors.js';
 import type { ColumnsCache, ResponseSink } from './result-writer.js';
+import { queueReply, type QueuedReply } from './reply-batch.js';
 
 export interface ConnectionDeps {
   readonly engine: Engine;
@@ -31,7 +33,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** A peer that does not close after our FIN is cut off after this long. */
 const END_GRACE_MS = 2000;
 
-export class Connection implements ResponseSink {
+export class Connection implements ResponseSink, QueuedReply {
   readonly writer = new PacketWriter();
   readonly host: string;
   readonly log: Logger;
@@ -58,6 +60,10 @@ export class Connection implements ResponseSink {
   private draining = false;
   /** wait_timeout: one lazily re-armed timer for the whole connection (see waitIdle). */
   private idleTimer: NodeJS.Timeout | null = null;
+  /** A finished reply waits in the writer for the reply batch (flushSoon). */
+  private replyQueued = false;
+  /** Set while the socket has not taken a batched reply: the next command waits for 'drain'. */
+  private drainWait: Promise<void> | undefined;
   private idleTimerAt = 0;
   private idleDeadline = 0;
 
@@ -178,10 +184,41 @@ export class Connection implements ResponseSink {
   }
 
   /**
+   * Queues the finished response in the writer for the reply batch (reply-batch.ts) instead of
+   * writing it now; the command loop calls beforeCommand() before it runs the next command.
+   */
+  flushSoon(): void {
+    if (this.writer.pos === 0 || this.replyQueued) return;
+    this.replyQueued = true;
+    queueReply(this);
+  }
+
+  /** The reply batch: writes the queued reply (nothing if a flush() has sent it since). */
+  sendQueued(): void {
+    if (!this.replyQueued) return;
+    const sending = this.flush();
+    if (sending !== undefined) {
+      this.drainWait = sending.then(() => {
+        this.drainWait = undefined;
+      });
+    }
+  }
+
+  /**
+   * Before the next command: a reply still queued goes out first (the client sent the command
+   * without waiting for it), and the command waits until the socket took the earlier replies.
+   */
+  beforeCommand(): Promise<void> | undefined {
+    this.sendQueued();
+    return this.drainWait;
+  }
+
+  /**
    * Sends the buffered response with one socket write. Returns undefined when the socket took it
    * (no promise, no microtask: the command loop's common case), else a promise of 'drain'.
    */
   flush(): Promise<void> | undefined {
+    this.replyQueued = false;
     if (this.writer.pos === 0) return undefined;
     this.flushCount++;
     if (this.socket.destroyed || this.socket.writableEnded) {
@@ -296,6 +333,8 @@ export class Connection implements ResponseSink {
   }
 
   destroy(): void {
+    // A reply already finished still goes out if the socket takes it at once.
+    this.sendQueued();
     this.ended = true;
     this.clearIdleTimer();
     this.socket.destroy();

@@ -40,10 +40,17 @@ async function commandLoop(conn: Connection): Promise<void> {
       }
     }
     if (packet === null) return;
+    const sent = conn.beforeCommand();
+    if (sent !== undefined) await sent;
     const keep = await dispatch(conn, packet);
+    if (keep && conn.session !== null && !conn.closeAfterReply) {
+      // Written with the replies of every other command ready now (reply-batch.ts).
+      conn.flushSoon();
+      continue;
+    }
     const sending = conn.flush();
     if (sending !== undefined) await sending;
-    if (!keep || conn.session === null || conn.closeAfterReply) return;
+    return;
   }
 }
 

@@ -97,6 +97,27 @@ describe('raw protocol', () => {
     c.close();
   });
 
+  it('sends a finished reply without waiting for a command pipelined after it', async () => {
+    const c = await loggedIn();
+    engine.hold();
+    try {
+      c.send(0, command(Command.QUERY, 'SELECT 1'));
+      c.send(0, command(Command.QUERY, 'WAIT'));
+      // SELECT 1's result set (count, column, EOF, row, EOF) comes while WAIT still runs.
+      const packets = [];
+      for (let i = 0; i < 5; i++) packets.push(await c.read());
+      expect(packets.map((p) => p?.seq)).toEqual([1, 2, 3, 4, 5]);
+      expect(packets[3]?.payload.toString('utf8', 1)).toBe('1');
+      expect(engine.received.queries.at(-1)).toBe('WAIT');
+    } finally {
+      engine.release();
+    }
+    expect((await c.read())?.payload[0]).toBe(0);
+    c.send(0, command(Command.PING));
+    expect((await c.read())?.payload[0]).toBe(0);
+    c.close();
+  });
+
   it('answers the small commands', async () => {
     const c = await loggedIn();
     c.send(0, command(Command.PING));

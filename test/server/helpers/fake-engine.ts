@@ -1,6 +1,7 @@
 /**
  * A small in-memory Engine for server tests: fixed typed result sets, BEGIN/COMMIT tracking
- * for IN_TRANS, SqlErrors, and a record of everything the sessions received.
+ * for IN_TRANS, SqlErrors, a query that runs until the test releases it (`WAIT`, hold()), and a
+ * record of everything the sessions received.
  */
 import { createHash } from 'node:crypto';
 import { SqlError } from '../../../src/errors/index.js';
@@ -67,6 +68,24 @@ export class FakeEngine implements Engine {
   readonly serverVersion = '8.0.11-ShaleDB-test';
   readonly received: Received = { queries: [], executes: [], sessionsOpened: 0, closes: new Map(), options: [], resets: 0 };
   private nextSession = 0;
+  private gate: { readonly promise: Promise<void>; readonly open: () => void } | undefined;
+
+  /** From now on the query `WAIT` runs until release(). */
+  hold(): void {
+    let open!: () => void;
+    const promise = new Promise<void>((resolve) => (open = resolve));
+    this.gate = { promise, open };
+  }
+
+  release(): void {
+    this.gate?.open();
+    this.gate = undefined;
+  }
+
+  /** What a `WAIT` query waits for. */
+  held(): Promise<void> {
+    return this.gate?.promise ?? Promise.resolve();
+  }
 
   async lookupUser(user: string): Promise<UserAuth | null> {
     const pw = PASSWORDS[user];
@@ -147,6 +166,10 @@ class FakeSession implements Session {
     if (up.startsWith('INSERT')) return ok(3n, 1n << 60n, 'Records: 3  Duplicates: 0  Warnings: 0');
     if (up.startsWith('SELECT * FROM MISSING')) throw SqlError.of('ER_BAD_TABLE_ERROR', 'test.missing');
     if (up === 'CRASH') throw new Error('boom');
+    if (up === 'WAIT') {
+      await this.engine.held();
+      return ok();
+    }
     if (up === 'DB') return { kind: 'rows', columns: [col('db', makeType('varchar', { length: 64 }))], rows: [[this.db]], warnings: 0 };
     return ok();
   }
