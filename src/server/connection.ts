@@ -185,12 +185,13 @@ export class Connection implements ResponseSink, QueuedReply {
 
   /**
    * Queues the finished response in the writer for the reply batch (reply-batch.ts) instead of
-   * writing it now; the command loop calls beforeCommand() before it runs the next command.
+   * writing it now, unless the batch says to write at once; the command loop calls
+   * beforeCommand() before it runs the next command.
    */
   flushSoon(): void {
     if (this.writer.pos === 0 || this.replyQueued) return;
     this.replyQueued = true;
-    queueReply(this);
+    if (!queueReply(this)) this.sendQueued();
   }
 
   /** The reply batch: writes the queued reply (nothing if a flush() has sent it since). */
