@@ -40,6 +40,11 @@ export class StatementControl implements KillTarget {
   private command = 'Sleep';
   private sql: string | null = null;
   private since = Date.now();
+  /** The last text shownText() / statementHints() ran on and their results (a prepared statement repeats its text). */
+  private shownFor: string | null = null;
+  private shown: string | null = null;
+  private hintsFor: string | null = null;
+  private hintMs: number | undefined;
 
   constructor(
     private readonly engine: EngineCore,
@@ -71,7 +76,13 @@ export class StatementControl implements KillTarget {
 
   /** The text of the command running now (PROCESSLIST Info), null when idle. */
   get info(): string | null {
-    return shownText(this.sql);
+    const sql = this.sql;
+    if (sql === null) return null;
+    if (sql !== this.shownFor) {
+      this.shownFor = sql;
+      this.shown = shownText(sql);
+    }
+    return this.shown;
   }
 
   beginCommand(command: string, sql: string, rowSink?: RowSink): void {
@@ -98,7 +109,7 @@ export class StatementControl implements KillTarget {
       command: this.killedConnection ? 'Killed' : this.command,
       time: Math.floor((Date.now() - this.since) / 1000),
       state: this.command === 'Sleep' ? '' : (this.stateText ?? 'executing'),
-      info: shownText(this.sql),
+      info: this.info,
     };
   }
 
@@ -177,8 +188,12 @@ export class StatementControl implements KillTarget {
   }
 
   private selectTimeoutMs(sql: string | null): number {
-    const hint = sql === null ? undefined : statementHints(sql);
-    if (hint?.keyword === 'SELECT' && hint.maxExecutionTime !== undefined) return hint.maxExecutionTime;
+    if (sql !== null && sql !== this.hintsFor) {
+      const hint = statementHints(sql);
+      this.hintsFor = sql;
+      this.hintMs = hint.keyword === 'SELECT' ? hint.maxExecutionTime : undefined;
+    }
+    if (sql !== null && this.hintMs !== undefined) return this.hintMs;
     const v = this.variables.peek('max_execution_time');
     return typeof v === 'bigint' ? Number(v) : 0;
   }
