@@ -18,6 +18,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { svgChart } from './bench/chart.js';
 import { markdownReport } from './bench/markdown.js';
 import { withCpuShare, type CpuShare } from './bench/cpu-sample.js';
+import { cpuPerTxn, processTreeCpu } from './bench/process-cpu.js';
 import { processTreeMemory } from './bench/process-memory.js';
 import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
@@ -216,13 +217,16 @@ async function measureAll(o: Options, scratch: string, progress: Progress, start
 
 async function oneRun(server: BenchServer, size: { tables: number; tableSize: number }, workload: string, threads: number, seconds: number, progress: ReturnType<typeof createProgress>): Promise<RunResult> {
   try {
+    const pid = server.pid();
+    const cpuBefore = pid === undefined ? undefined : processTreeCpu(pid);
     const { result, cpu } = await withCpuShare(() => runWorkload(server.port, size, workload, threads, seconds));
     const numbers = parseRunReport(result);
-    const pid = server.pid();
+    const serverCpu = cpuPerTxn(cpuBefore, pid === undefined ? undefined : processTreeCpu(pid), numbers.events);
     const mem = pid === undefined ? undefined : processTreeMemory(pid);
     const memText = mem === undefined ? '' : `, RSS ${mem.rssMiB} MiB (anonymous ${mem.anonMiB})`;
-    progress.log(`${server.name} ${workload} ${threads} thr: ${numbers.tps.toFixed(1)} tps, p99 ${numbers.p99Ms} ms, ${numbers.ignoredPerSec} ignored err/s${stealText(cpu)}${memText}`);
-    return { server: server.name, workload, threads, numbers, ...(cpu === undefined ? {} : { cpu }), ...(mem ?? {}) };
+    const cpuText = serverCpu === undefined ? '' : `, server CPU ${serverCpu.userUs} + ${serverCpu.systemUs} µs/txn`;
+    progress.log(`${server.name} ${workload} ${threads} thr: ${numbers.tps.toFixed(1)} tps, p99 ${numbers.p99Ms} ms, ${numbers.ignoredPerSec} ignored err/s${cpuText}${stealText(cpu)}${memText}`);
+    return { server: server.name, workload, threads, numbers, ...(cpu === undefined ? {} : { cpu }), ...(serverCpu === undefined ? {} : { serverCpu }), ...(mem ?? {}) };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).split('\n').slice(-3).join(' ');
     progress.log(`${server.name} ${workload} ${threads} thr FAILED: ${error}`);

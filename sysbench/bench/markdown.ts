@@ -2,11 +2,12 @@
  * The markdown report: one table per thread count with each server's TPS, QPS, latency and
  * ignored errors, and the ratio of every ShaleDB server to MariaDB (TPS: higher is better; p99:
  * ShaleDB / MariaDB, lower is better, the target is ≤ 2); then the bulk-load times. Where the
+ * runs recorded the servers' CPU (process-cpu.ts), a table gives it per transaction; where the
  * runs and loads recorded the machine's CPU (cpu-sample.ts), a line under each table gives its steal;
  * where they recorded the servers' memory (process-memory.ts), a line gives how it moved.
  */
 import type { CpuShare } from './cpu-sample.js';
-import { bulkRatio, bulkRuns, findRun, median, pairedRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
+import { bulkRatio, bulkRuns, cpuTotalUs, findRun, findRunResult, median, pairedRatio, pairedRunRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
 import type { RunOrder } from './schedule.js';
 
 const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
@@ -56,7 +57,34 @@ function threadTable(r: BenchResults, threads: number, shales: readonly ServerIn
     for (const s of shales) cells.push(pairedRatio(r, s.name, 'mariadb', w, threads, 'tps'), pairedRatio(r, s.name, 'mariadb', w, threads, 'p99Ms'));
     lines.push(`| ${cells.join(' | ')} |`);
   }
-  return [...lines, '', ...runCpuLines(r, threads), ...runMemoryLines(r, threads)];
+  return [...lines, '', ...serverCpuTable(r, threads, shales), ...runCpuLines(r, threads), ...runMemoryLines(r, threads)];
+}
+
+/**
+ * Each server's CPU per transaction in the run shown above (user + system time of all its
+ * processes), and the ratio to MariaDB's paired by round: where a TPS gap is CPU spent, and
+ * where it is time waited. Omitted for results that did not record it.
+ */
+function serverCpuTable(r: BenchResults, threads: number, shales: readonly ServerInfo[]): string[] {
+  if (!r.runs.some((x) => x.threads === threads && x.serverCpu !== undefined)) return [];
+  const cols = ['workload', ...r.servers.map((s) => `${s.name} µs/txn (user + system)`), ...shales.map((s) => `${s.name}/mariadb CPU`)];
+  const lines = [
+    'Server CPU per transaction (all of the server\'s processes, from /proc; the run shown above):',
+    '',
+    `| ${cols.join(' | ')} |`,
+    `|${cols.map(() => '---').join('|')}|`,
+  ];
+  for (const w of r.params.workloads) {
+    const cells = [w];
+    for (const s of r.servers) {
+      const run = findRunResult(r, s.name, w, threads);
+      const c = run?.serverCpu;
+      cells.push(c === undefined ? '-' : `${cpuTotalUs(run)} (${c.userUs} + ${c.systemUs})`);
+    }
+    for (const s of shales) cells.push(pairedRunRatio(r, s.name, 'mariadb', w, threads, cpuTotalUs));
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return [...lines, ''];
 }
 
 /** Each server's memory after its runs of the table, in run order, where recorded: resident, then anonymous. */

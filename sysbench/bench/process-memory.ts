@@ -52,7 +52,7 @@ export function descendants(parents: ReadonlyMap<number, number>, root: number):
   return out;
 }
 
-function readOr(path: string): string | undefined {
+export function readOr(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch {
@@ -60,8 +60,8 @@ function readOr(path: string): string | undefined {
   }
 }
 
-/** Memory of `root` and its descendants; undefined when /proc cannot tell (not Linux, root gone). */
-export function processTreeMemory(root: number): TreeMemory | undefined {
+/** `root` and its descendants now, root first; undefined when /proc cannot be listed (not Linux). */
+export function processTree(root: number): number[] | undefined {
   const parents = new Map<number, number>();
   let pids: string[];
   try {
@@ -74,7 +74,14 @@ export function processTreeMemory(root: number): TreeMemory | undefined {
     const ppid = stat === undefined ? undefined : parentPid(stat);
     if (ppid !== undefined) parents.set(Number(name), ppid);
   }
-  const [own, ...others] = descendants(parents, root).map((pid) => readOr(`/proc/${pid}/status`) ?? '');
+  return descendants(parents, root);
+}
+
+/** Memory of `root` and its descendants; undefined when /proc cannot tell (not Linux, root gone). */
+export function processTreeMemory(root: number): TreeMemory | undefined {
+  const tree = processTree(root);
+  if (tree === undefined) return undefined;
+  const [own, ...others] = tree.map((pid) => readOr(`/proc/${pid}/status`) ?? '');
   const sum = (field: 'VmRSS' | 'RssAnon'): number | undefined => {
     const first = own === undefined ? undefined : statusKiB(own, field);
     if (first === undefined) return undefined;

@@ -1,5 +1,6 @@
 /** What one harness run measured: the JSON file it writes, and what the table and chart read. */
 import type { CpuShare } from './cpu-sample.js';
+import type { CpuPerTxn } from './process-cpu.js';
 import type { RunNumbers } from './report-parse.js';
 import type { RunOrder } from './schedule.js';
 import type { ServerName } from './servers.js';
@@ -42,6 +43,8 @@ export interface RunResult {
   readonly round?: number;
   /** The machine's CPU during the run (steal, idle); absent in older results and where /proc/stat is missing. */
   readonly cpu?: CpuShare;
+  /** The server's CPU per transaction over the run (user and system time of all its processes, µs); absent in older results and where /proc cannot tell. */
+  readonly serverCpu?: CpuPerTxn;
   /** The server's resident memory right after the run, all its processes together (MiB); absent in older results and where /proc cannot tell. */
   readonly rssMiB?: number;
   /** The anonymous part of rssMiB (RssAnon: heaps, buffers; not mapped files such as LMDB's data file); absent in older results. */
@@ -56,19 +59,38 @@ export interface BenchResults {
   readonly runs: RunResult[];
 }
 
-/** The numbers of every measured round of one cell, in round order. */
-function roundsOf(r: BenchResults, server: ServerName, workload: string, threads: number): Array<{ round: number; numbers: RunNumbers }> {
-  const out: Array<{ round: number; numbers: RunNumbers }> = [];
-  for (const x of r.runs) {
-    if (x.server === server && x.workload === workload && x.threads === threads && x.numbers !== null) out.push({ round: x.round ?? 1, numbers: x.numbers });
-  }
-  return out.sort((a, b) => a.round - b.round);
+/** A cell's measured runs (with numbers), in round order. */
+function measuredRuns(r: BenchResults, server: ServerName, workload: string, threads: number): Array<RunResult & { numbers: RunNumbers }> {
+  const runs = r.runs.filter((x): x is RunResult & { numbers: RunNumbers } => x.server === server && x.workload === workload && x.threads === threads && x.numbers !== null);
+  return runs.sort((a, b) => (a.round ?? 1) - (b.round ?? 1));
 }
 
-/** A cell's numbers: its one run, or of several rounds the run with the median TPS (the lower middle of an even count). */
+/** A cell's shown run: its one run, or of several rounds the run with the median TPS (the lower middle of an even count). */
+export function findRunResult(r: BenchResults, server: ServerName, workload: string, threads: number): (RunResult & { numbers: RunNumbers }) | undefined {
+  const byTps = measuredRuns(r, server, workload, threads).sort((a, b) => a.numbers.tps - b.numbers.tps);
+  return byTps[Math.floor((byTps.length - 1) / 2)];
+}
+
+/** A cell's numbers (findRunResult's run), null when none was measured. */
 export function findRun(r: BenchResults, server: ServerName, workload: string, threads: number): RunNumbers | null {
-  const byTps = roundsOf(r, server, workload, threads).sort((a, b) => a.numbers.tps - b.numbers.tps);
-  return byTps[Math.floor((byTps.length - 1) / 2)]?.numbers ?? null;
+  return findRunResult(r, server, workload, threads)?.numbers ?? null;
+}
+
+/** Server CPU per transaction of a run (user + system, µs); undefined where not recorded. */
+export function cpuTotalUs(x: RunResult | undefined): number | undefined {
+  return x?.serverCpu === undefined ? undefined : x.serverCpu.userUs + x.serverCpu.systemUs;
+}
+
+/** `server` / `base` of `value`, paired round by round as pairedRatio is; '-' when no round has both. */
+export function pairedRunRatio(r: BenchResults, server: ServerName, base: ServerName, workload: string, threads: number, value: (x: RunResult) => number | undefined): string {
+  const baseRounds = new Map(measuredRuns(r, base, workload, threads).map((x) => [x.round ?? 1, value(x)]));
+  const ratios: number[] = [];
+  for (const x of measuredRuns(r, server, workload, threads)) {
+    const a = value(x);
+    const b = baseRounds.get(x.round ?? 1);
+    if (a !== undefined && b !== undefined && b > 0 && Number.isFinite(a)) ratios.push(a / b);
+  }
+  return ratioText(ratios);
 }
 
 /**
@@ -77,13 +99,7 @@ export function findRun(r: BenchResults, server: ServerName, workload: string, t
  * several; '-' when no round has both.
  */
 export function pairedRatio(r: BenchResults, server: ServerName, base: ServerName, workload: string, threads: number, field: 'tps' | 'p99Ms'): string {
-  const baseRounds = new Map(roundsOf(r, base, workload, threads).map((x) => [x.round, x.numbers[field]]));
-  const ratios: number[] = [];
-  for (const x of roundsOf(r, server, workload, threads)) {
-    const b = baseRounds.get(x.round);
-    if (b !== undefined && b !== 0 && Number.isFinite(b) && Number.isFinite(x.numbers[field])) ratios.push(x.numbers[field] / b);
-  }
-  return ratioText(ratios);
+  return pairedRunRatio(r, server, base, workload, threads, (x) => x.numbers?.[field]);
 }
 
 /** The median of `xs` (the mean of the middle two for an even count); undefined when empty. */

@@ -101,6 +101,26 @@ describe('markdownReport', () => {
     // MariaDB recorded no CPU for its load: no line for it in that list.
     expect(out.split('during each load')[1]?.split('\n\n')[1]).toBe('- ShaleDB (embedded): 2.5 / - %');
   });
+  it("gives each server's CPU per transaction in the shown run and the ratio paired by round, and nothing for older results", () => {
+    expect(md).not.toContain('Server CPU per transaction');
+    const cpu = (userUs: number, systemUs: number): { userUs: number; systemUs: number } => ({ userUs, systemUs });
+    const run = (server: 'shaledb' | 'mariadb', round: number, tps: number, c: { userUs: number; systemUs: number } | undefined): BenchResults['runs'][number] => ({
+      server, workload: 'oltp_point_select', threads: 8, round, numbers: numbers(tps, 1), ...(c === undefined ? {} : { serverCpu: c }),
+    });
+    const withCpu: BenchResults = {
+      ...results,
+      params: { ...results.params, threads: [8], workloads: ['oltp_point_select'], rounds: 3 },
+      runs: [
+        run('shaledb', 1, 6000, cpu(22, 20)), run('shaledb', 2, 3000, cpu(30, 30)), run('shaledb', 3, 4500, cpu(25, 15)),
+        run('mariadb', 1, 8000, cpu(20, 10)), run('mariadb', 2, 6000, cpu(20, 20)), run('mariadb', 3, 5000, undefined),
+      ],
+    };
+    const out = markdownReport(withCpu);
+    expect(out).toContain('| workload | shaledb µs/txn (user + system) | mariadb µs/txn (user + system) | shaledb/mariadb CPU |');
+    // Shown runs: ShaleDB's median-TPS round 3 (40 µs), MariaDB's round 2 (40 µs); ratios of rounds 1 and 2:
+    // 42/30 = 1.40 and 60/40 = 1.50 (round 3 has no MariaDB CPU).
+    expect(out).toContain('| oltp_point_select | 40 (25 + 15) | 40 (20 + 20) | 1.45 (1.40–1.50) |');
+  });
   it("gives each server's memory after its runs where recorded, and nothing for older results", () => {
     expect(md).not.toContain('Server memory');
     const withMemory: BenchResults = {

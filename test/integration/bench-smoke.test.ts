@@ -71,11 +71,15 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
       expect(r.rssMiB, `${r.server} ${r.workload}`).toBeGreaterThan(10);
       expect(r.anonMiB, `${r.server} ${r.workload}`).toBeGreaterThan(1);
       expect(r.anonMiB, `${r.server} ${r.workload}`).toBeLessThanOrEqual(r.rssMiB as number);
+      // The server's CPU per transaction over the run (every server works for each transaction).
+      const cpu = (r.serverCpu?.userUs ?? 0) + (r.serverCpu?.systemUs ?? 0);
+      expect(cpu, `${r.server} ${r.workload}`).toBeGreaterThan(0);
     }
     for (const s of results.servers) expect(s.bulkLoadCpu?.[0]?.stealPct).toBeGreaterThanOrEqual(0);
     expect(readFileSync(join(out, 'smoke.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
     const md = readFileSync(join(out, 'smoke.md'), 'utf8');
     expect(md).toContain('shaledb/mariadb TPS');
+    expect(md).toMatch(/\| oltp_point_select \| \d+ \(\d+ \+ \d+\) \| \d+ \(\d+ \+ \d+\) \| \d+\.\d\d \|/);
     expect(md).toMatch(/Machine CPU during these runs \(\/proc\/stat\): steal median \d+\.\d %/);
     expect(md).toMatch(/Server memory \(resident, all its processes, after each run\): ShaleDB[^\n]* \d+ MiB after its first run/);
     expect(md).toMatch(/Of which anonymous \(heaps and buffers[^\n]*\): ShaleDB[^\n]* \d+ MiB after its first run/);
