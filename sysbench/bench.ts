@@ -18,7 +18,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { svgChart } from './bench/chart.js';
 import { markdownReport } from './bench/markdown.js';
 import { withCpuShare, type CpuShare } from './bench/cpu-sample.js';
-import { cpuPerTxn, processTreeCpu } from './bench/process-cpu.js';
+import { cpuBetween, cpuPerTxn, processTreeCpu, type CpuTime } from './bench/process-cpu.js';
 import { processTreeMemory } from './bench/process-memory.js';
 import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
@@ -123,6 +123,7 @@ interface Loaded {
   readonly version: string;
   readonly bulkRuns: number[];
   readonly bulkCpu: Array<CpuShare | null>;
+  readonly bulkServerCpu: Array<CpuTime | null>;
   hung?: string;
 }
 
@@ -132,7 +133,7 @@ async function startAndLoad(server: BenchServer, o: Options, progress: Progress)
   await server.start();
   const version = await server.version();
   await sql(server.port, ['DROP DATABASE IF EXISTS sbtest', 'CREATE DATABASE sbtest']);
-  const loaded: Loaded = { server, version, bulkRuns: [], bulkCpu: [] };
+  const loaded: Loaded = { server, version, bulkRuns: [], bulkCpu: [], bulkServerCpu: [] };
   await timedLoad(loaded, o, progress, 1);
   return loaded;
 }
@@ -142,17 +143,22 @@ async function timedLoad(l: Loaded, o: Options, progress: Progress, round: numbe
   const name = l.server.name;
   if (round > 1) await sysbench(l.server.port, sizeOf(o), 'oltp_common', 'cleanup');
   progress.step(name, `prepare ${o.tables}×${o.tableSize}${o.repeat > 1 ? ` (round ${round} of ${o.repeat})` : ''}`, prepareEstimate(o));
+  const pid = l.server.pid();
+  const cpuBefore = pid === undefined ? undefined : processTreeCpu(pid);
   const t0 = performance.now();
   const { cpu } = await withCpuShare(() => sysbench(l.server.port, sizeOf(o), 'oltp_common', 'prepare', [`--threads=${o.tables}`]));
   const seconds = (performance.now() - t0) / 1000;
+  const serverCpu = cpuBetween(cpuBefore, pid === undefined ? undefined : processTreeCpu(pid));
   l.bulkRuns.push(seconds);
   l.bulkCpu.push(cpu ?? null);
-  progress.log(`${name}: prepare ${seconds.toFixed(2)} s${stealText(cpu)}`);
+  l.bulkServerCpu.push(serverCpu ?? null);
+  const cpuText = serverCpu === undefined ? '' : `, server CPU ${serverCpu.userS.toFixed(2)} + ${serverCpu.systemS.toFixed(2)} s`;
+  progress.log(`${name}: prepare ${seconds.toFixed(2)} s${cpuText}${stealText(cpu)}`);
 }
 
 function infoOf(l: Loaded): ServerInfo {
-  const { server, version, bulkRuns, bulkCpu } = l;
-  return { name: server.name, label: server.label, version, bulkLoadSeconds: median(bulkRuns) ?? null, bulkLoadRuns: [...bulkRuns], bulkLoadCpu: [...bulkCpu] };
+  const { server, version, bulkRuns, bulkCpu, bulkServerCpu } = l;
+  return { name: server.name, label: server.label, version, bulkLoadSeconds: median(bulkRuns) ?? null, bulkLoadRuns: [...bulkRuns], bulkLoadCpu: [...bulkCpu], bulkLoadServerCpu: [...bulkServerCpu] };
 }
 
 /** One measurement; a server that stopped answering would only time out again, so its later runs are skipped. */

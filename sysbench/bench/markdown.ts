@@ -127,7 +127,18 @@ function bulkTable(r: BenchResults): string[] {
   }
   lines.push('| server | seconds | / MariaDB |', '|---|---|---|');
   for (const s of r.servers) lines.push(`| ${s.label} | ${secondsText(s)} | ${maria === undefined ? '-' : bulkRatio(s, maria)} |`);
-  return [...lines, '', ...bulkCpuLines(r)];
+  return [...lines, '', ...bulkServerCpuLines(r), ...bulkCpuLines(r)];
+}
+
+/** Each server's own CPU during each load (user + system seconds, all its processes), where recorded. */
+function bulkServerCpuLines(r: BenchResults): string[] {
+  const rows = r.servers.flatMap((s) => {
+    const cpu = s.bulkLoadServerCpu ?? [];
+    if (!cpu.some((c) => c !== null)) return [];
+    const text = cpu.map((c) => (c === null ? '-' : `${fmt(c.userS + c.systemS, 2)} (${fmt(c.userS, 2)} + ${fmt(c.systemS, 2)})`));
+    return [`- ${s.label}: ${text.join(' / ')}`];
+  });
+  return rows.length === 0 ? [] : ["Each server's CPU during each load, seconds of user + system time of all its processes, in round order:", '', ...rows, ''];
 }
 
 /** The CPU steal during each server's loads, where recorded. */

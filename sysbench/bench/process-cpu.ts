@@ -56,9 +56,17 @@ export function processTreeCpu(root: number): CpuTime | undefined {
   return { userS, systemS };
 }
 
+/** The CPU used between two readings (seconds, to the hundredth: /proc counts ticks); undefined without both. */
+export function cpuBetween(before: CpuTime | undefined, after: CpuTime | undefined): CpuTime | undefined {
+  if (before === undefined || after === undefined) return undefined;
+  const s = (x: number): number => Math.round(x * USER_HZ) / USER_HZ;
+  return { userS: s(after.userS - before.userS), systemS: s(after.systemS - before.systemS) };
+}
+
 /** The CPU between two readings divided over `transactions`; undefined without both readings or transactions. */
 export function cpuPerTxn(before: CpuTime | undefined, after: CpuTime | undefined, transactions: number): CpuPerTxn | undefined {
-  if (before === undefined || after === undefined || !(transactions > 0)) return undefined;
+  const used = cpuBetween(before, after);
+  if (used === undefined || !(transactions > 0)) return undefined;
   const us = (s: number): number => Math.round((s * 1e6) / transactions);
-  return { userUs: us(after.userS - before.userS), systemUs: us(after.systemS - before.systemS) };
+  return { userUs: us(used.userS), systemUs: us(used.systemS) };
 }

@@ -1,6 +1,6 @@
 /** What one harness run measured: the JSON file it writes, and what the table and chart read. */
 import type { CpuShare } from './cpu-sample.js';
-import type { CpuPerTxn } from './process-cpu.js';
+import type { CpuPerTxn, CpuTime } from './process-cpu.js';
 import type { RunNumbers } from './report-parse.js';
 import type { RunOrder } from './schedule.js';
 import type { ServerName } from './servers.js';
@@ -28,6 +28,8 @@ export interface ServerInfo {
   readonly bulkLoadRuns?: readonly number[];
   /** The machine's CPU during each of bulkLoadRuns (null where /proc/stat was not readable); absent in older results. */
   readonly bulkLoadCpu?: ReadonlyArray<CpuShare | null>;
+  /** The server's own CPU during each of bulkLoadRuns (all its processes; null where /proc could not tell); absent in older results. */
+  readonly bulkLoadServerCpu?: ReadonlyArray<CpuTime | null>;
 }
 
 export interface RunResult {

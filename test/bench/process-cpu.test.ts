@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { cpuPerTxn, processTreeCpu, statCpu } from '../../sysbench/bench/process-cpu.js';
+import { cpuBetween, cpuPerTxn, processTreeCpu, statCpu } from '../../sysbench/bench/process-cpu.js';
 
 describe('process CPU', () => {
   it('reads utime and stime after the last parenthesis of the command, in seconds', () => {
@@ -9,6 +9,11 @@ describe('process CPU', () => {
     expect(statCpu('13 (a) (b) R 1 13 1 0 -1 0 0 0 0 0 7 3 0 0')).toEqual({ userS: 0.07, systemS: 0.03 });
     expect(statCpu('garbage')).toBeUndefined();
     expect(statCpu('14 (short) S 1 14')).toBeUndefined();
+  });
+
+  it('subtracts two readings to the tick', () => {
+    expect(cpuBetween({ userS: 1.1, systemS: 0.2 }, { userS: 3.3, systemS: 0.9 })).toEqual({ userS: 2.2, systemS: 0.7 });
+    expect(cpuBetween(undefined, { userS: 3.3, systemS: 0.9 })).toBeUndefined();
   });
 
   it('divides the CPU between two readings over the transactions, in µs', () => {

@@ -121,6 +121,20 @@ describe('markdownReport', () => {
     // 42/30 = 1.40 and 60/40 = 1.50 (round 3 has no MariaDB CPU).
     expect(out).toContain('| oltp_point_select | 40 (25 + 15) | 40 (20 + 20) | 1.45 (1.40–1.50) |');
   });
+  it("gives each server's own CPU during each load where recorded", () => {
+    expect(md).not.toContain("Each server's CPU during each load");
+    const withLoadCpu: BenchResults = {
+      ...results,
+      servers: [
+        { ...(results.servers[0] as BenchResults['servers'][number]), bulkLoadServerCpu: [{ userS: 5.2, systemS: 2.71 }, null] },
+        results.servers[1] as BenchResults['servers'][number],
+      ],
+    };
+    const out = markdownReport(withLoadCpu);
+    expect(out).toContain("Each server's CPU during each load, seconds of user + system time of all its processes, in round order:\n\n- ShaleDB (embedded): 7.91 (5.20 + 2.71) / -\n");
+    // MariaDB recorded no CPU for its load: no line for it in that list.
+    expect(out.split("CPU during each load, seconds")[1]?.split('\n\n')[1]).toBe('- ShaleDB (embedded): 7.91 (5.20 + 2.71) / -');
+  });
   it("gives each server's memory after its runs where recorded, and nothing for older results", () => {
     expect(md).not.toContain('Server memory');
     const withMemory: BenchResults = {
