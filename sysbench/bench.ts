@@ -144,11 +144,11 @@ async function timedLoad(l: Loaded, o: Options, progress: Progress, round: numbe
   if (round > 1) await sysbench(l.server.port, sizeOf(o), 'oltp_common', 'cleanup');
   progress.step(name, `prepare ${o.tables}×${o.tableSize}${o.repeat > 1 ? ` (round ${round} of ${o.repeat})` : ''}`, prepareEstimate(o));
   const pid = l.server.pid();
-  const cpuBefore = pid === undefined ? undefined : processTreeCpu(pid);
+  const cpuBefore = processTreeCpu(pid);
   const t0 = performance.now();
   const { cpu } = await withCpuShare(() => sysbench(l.server.port, sizeOf(o), 'oltp_common', 'prepare', [`--threads=${o.tables}`]));
   const seconds = (performance.now() - t0) / 1000;
-  const serverCpu = cpuBetween(cpuBefore, pid === undefined ? undefined : processTreeCpu(pid));
+  const serverCpu = cpuBetween(cpuBefore, processTreeCpu(pid));
   l.bulkRuns.push(seconds);
   l.bulkCpu.push(cpu ?? null);
   l.bulkServerCpu.push(serverCpu ?? null);
@@ -224,10 +224,10 @@ async function measureAll(o: Options, scratch: string, progress: Progress, start
 async function oneRun(server: BenchServer, size: { tables: number; tableSize: number }, workload: string, threads: number, seconds: number, progress: ReturnType<typeof createProgress>): Promise<RunResult> {
   try {
     const pid = server.pid();
-    const cpuBefore = pid === undefined ? undefined : processTreeCpu(pid);
+    const cpuBefore = processTreeCpu(pid);
     const { result, cpu } = await withCpuShare(() => runWorkload(server.port, size, workload, threads, seconds));
     const numbers = parseRunReport(result);
-    const serverCpu = cpuPerTxn(cpuBefore, pid === undefined ? undefined : processTreeCpu(pid), numbers.events);
+    const serverCpu = cpuPerTxn(cpuBefore, processTreeCpu(pid), numbers.events);
     const mem = pid === undefined ? undefined : processTreeMemory(pid);
     const memText = mem === undefined ? '' : `, RSS ${mem.rssMiB} MiB (anonymous ${mem.anonMiB})`;
     const cpuText = serverCpu === undefined ? '' : `, server CPU ${serverCpu.userUs} + ${serverCpu.systemUs} µs/txn`;

@@ -37,9 +37,9 @@ export function statCpu(statLine: string): CpuTime | undefined {
   return { userS: user / USER_HZ, systemS: system / USER_HZ };
 }
 
-/** CPU time of `root` and its descendants so far; undefined when /proc cannot tell (not Linux, root gone). */
-export function processTreeCpu(root: number): CpuTime | undefined {
-  const tree = processTree(root);
+/** CPU time of `root` and its descendants so far; undefined when /proc cannot tell (not Linux, no or no such root). */
+export function processTreeCpu(root: number | undefined): CpuTime | undefined {
+  const tree = root === undefined ? undefined : processTree(root);
   if (tree === undefined) return undefined;
   let userS = 0;
   let systemS = 0;

@@ -23,7 +23,7 @@ describe('process CPU', () => {
     expect(cpuPerTxn({ userS: 1, systemS: 2 }, { userS: 4, systemS: 2.5 }, Number.NaN)).toBeUndefined();
   });
 
-  it("counts a busy child in its parent's tree; undefined for a pid that does not exist", async () => {
+  it("counts a busy child in its parent's tree; undefined for a pid that does not exist or none", async () => {
     // The child spins until it has used 600 ms of user time, then sleeps until killed.
     const spin = 'while (process.cpuUsage().user < 600000); setTimeout(() => {}, 60000)';
     const before = processTreeCpu(process.pid);
@@ -38,6 +38,7 @@ describe('process CPU', () => {
       const mine = processTreeCpu(process.pid);
       expect((mine?.userS ?? 0) + (mine?.systemS ?? 0) - (before?.userS ?? 0) - (before?.systemS ?? 0)).toBeGreaterThanOrEqual(0.55);
       expect(processTreeCpu(2 ** 22 + 7)).toBeUndefined();
+      expect(processTreeCpu(undefined)).toBeUndefined();
     } finally {
       child.kill();
       await once(child, 'exit');
