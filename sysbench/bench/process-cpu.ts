@@ -10,7 +10,7 @@
  * Linux); e.g. `12 (node) S 7 12 7 0 -1 4194560 900 0 0 0 250 40 0 0 20 0 11` has utime 250 and
  * stime 40 ticks: 2.5 s of user and 0.4 s of system time.
  */
-import { processTree, readOr } from './process-memory.js';
+import { processTree, readOr, statFields } from './process-memory.js';
 
 /** Ticks per second of /proc's CPU times (USER_HZ; 100 on every Linux architecture Node runs on). */
 export const USER_HZ = 100;
@@ -28,9 +28,8 @@ export interface CpuPerTxn {
 
 /** utime and stime of a /proc/<pid>/stat line in seconds; undefined if it does not parse. */
 export function statCpu(statLine: string): CpuTime | undefined {
-  const end = statLine.lastIndexOf(')');
-  if (end < 0) return undefined;
-  const fields = statLine.slice(end + 2).split(' ');
+  const fields = statFields(statLine);
+  if (fields === undefined) return undefined;
   const user = Number(fields[11]);
   const system = Number(fields[12]);
   if (!Number.isInteger(user) || !Number.isInteger(system) || user < 0 || system < 0) return undefined;

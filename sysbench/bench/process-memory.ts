@@ -13,11 +13,16 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** The fields of a /proc/<pid>/stat line after the command (state first), or undefined if it has none. */
+export function statFields(statLine: string): string[] | undefined {
+  const end = statLine.lastIndexOf(')');
+  return end < 0 ? undefined : statLine.slice(end + 2).split(' ');
+}
+
 /** The parent pid in a /proc/<pid>/stat line, or undefined if it does not parse. */
 export function parentPid(statLine: string): number | undefined {
-  const end = statLine.lastIndexOf(')');
-  if (end < 0) return undefined;
-  const fields = statLine.slice(end + 2).split(' ');
+  const fields = statFields(statLine);
+  if (fields === undefined) return undefined;
   const ppid = Number(fields[1]);
   return Number.isInteger(ppid) && ppid >= 0 ? ppid : undefined;
 }
