@@ -77,9 +77,15 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
     }
     for (const s of results.servers) {
       expect(s.bulkLoadCpu?.[0]?.stealPct).toBeGreaterThanOrEqual(0);
-      // Loading the tables costs every server some CPU of its own.
+      // Each load's server CPU is recorded. /proc counts it in 10 ms clock ticks, and the smoke
+      // load (200 rows) can take MariaDB less than one, so zero is a valid reading here; that
+      // CPU is counted at all is what the runs above (> 0 over 2 s) and process-cpu.test.ts check.
       const load = s.bulkLoadServerCpu?.[0];
-      expect((load?.userS ?? 0) + (load?.systemS ?? 0), s.name).toBeGreaterThan(0);
+      expect(load ?? null, s.name).not.toBeNull();
+      for (const v of [load?.userS, load?.systemS]) {
+        expect(Number.isFinite(v), s.name).toBe(true);
+        expect(v, s.name).toBeGreaterThanOrEqual(0);
+      }
     }
     expect(readFileSync(join(out, 'smoke.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
     const md = readFileSync(join(out, 'smoke.md'), 'utf8');
