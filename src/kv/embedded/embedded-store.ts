@@ -14,6 +14,7 @@ import { Checkpointer } from './checkpointer.js';
 import { LoggedWrites, markFailedBatch, RedoLog, type Appended } from './redo-log.js';
 import { replayLog, restoreCheckpoint } from './recovery.js';
 import { WriteWatchdog } from './write-watchdog.js';
+import { LoneCommits } from './lone-commits.js';
 import { FreshReadTxn } from './fresh-read-txn.js';
 import type { DataFileRoom } from './data-file-room.js';
 import { openEnvironment } from './open-environment.js';
@@ -67,6 +68,7 @@ export class EmbeddedStore implements Store {
   private readonly endLeaseFn = (lease: ReadLease): void => this.endLease(lease);
   private readonly onBackgroundError: (what: string, err: unknown) => void;
   private readonly watchdog: WriteWatchdog;
+  private readonly lone = new LoneCommits();
   /** The last write failed on the store's files (the next failure is not reported again). */
   private writesFailing = false;
   private closed = false;
@@ -166,7 +168,7 @@ export class EmbeddedStore implements Store {
     const write = this.watchdog.begin();
     try {
       this.room?.ensure(this.room.boundOf(req.mutations));
-      outcome = await this.checkAndWrite(req);
+      outcome = this.log !== undefined && this.lone.take() ? await this.commitNow(req) : await this.checkAndWrite(req);
       if (outcome.kind === 'ok') await this.durable(outcome.logged);
     } catch (err) {
       throw await this.writeFailed('commit', err);
@@ -197,6 +199,25 @@ export class EmbeddedStore implements Store {
     }
   }
 
+  /**
+   * A lone commit (lone-commits.ts): checked, applied and logged in a synchronous write
+   * transaction on this thread, then the log fdatasync'd here too. If the transaction fails,
+   * nothing of it committed: its log record is marked failed (markFailedBatch) and the commit
+   * goes the queued way, with its retries.
+   */
+  private async commitNow(req: CommitRequest): Promise<CommitOutcome> {
+    let outcome: CommitOutcome;
+    try {
+      outcome = this.root.transactionSync(() => applyCommit(this.dbs, req, this.log));
+    } catch {
+      // The queued attempt meets the same failure if it lasts, and reports it (writeBatch).
+      await this.markFailed('commit');
+      return this.checkAndWrite(req);
+    }
+    if (outcome.kind === 'ok' && outcome.logged !== undefined) outcome.logged.file.syncNow(outcome.logged.count);
+    return outcome;
+  }
+
   /** The commit's check-and-write in the next write batch (retried as writeBatch() says). */
   private checkAndWrite(req: CommitRequest): Promise<CommitOutcome> {
     return this.writeBatch('commit', () => this.dbs.data.transaction(() => applyCommit(this.dbs, req, this.log)));
@@ -210,7 +231,7 @@ export class EmbeddedStore implements Store {
   private async writeBatch<T>(what: string, write: () => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await write();
+        const result = await this.lone.queued(write);
         this.watchdog.healthy();
         return result;
       } catch (err) {
@@ -230,8 +251,9 @@ export class EmbeddedStore implements Store {
 
   /** A batch failed for good: its log records must not be replayed (redo-log.ts, markFailedBatch). */
   private markFailed(what: string): Promise<void> {
-    if (this.log === undefined) return Promise.resolve();
-    return markFailedBatch(this.dbs, this.log).catch((err: unknown) => this.onBackgroundError(`${what}: could not log that a failed batch did not commit`, err));
+    const log = this.log;
+    if (log === undefined) return Promise.resolve();
+    return this.lone.queued(() => markFailedBatch(this.dbs, log)).catch((err: unknown) => this.onBackgroundError(`${what}: could not log that a failed batch did not commit`, err));
   }
 
   async deleteRange(range: KeyRange): Promise<void> {
@@ -262,7 +284,7 @@ export class EmbeddedStore implements Store {
 
   /** Runs one tombstone collection now (tests, maintenance); resolves with tombstones removed. */
   collectGarbage(): Promise<number> {
-    return this.gc.collect().catch(async (err: unknown) => Promise.reject(await this.writeFailed('tombstone GC', err)));
+    return this.lone.queued(() => this.gc.collect()).catch(async (err: unknown) => Promise.reject(await this.writeFailed('tombstone GC', err)));
   }
 
   /**

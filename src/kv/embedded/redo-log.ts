@@ -21,7 +21,7 @@
  * next one (the tail in LMDB did not move), or left after the last record, where it does not
  * chain.
  */
-import { closeSync, constants, fdatasync, openSync, writeSync } from 'node:fs';
+import { closeSync, constants, fdatasync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeTs } from './value-format.js';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
@@ -132,6 +132,25 @@ export class LogFile {
     });
   }
 
+  /**
+   * fdatasync on this thread, now, unless append number `upTo` is known synced (a lone commit,
+   * lone-commits.ts). A failure breaks the log as a failed asynchronous sync does, and throws.
+   */
+  syncNow(upTo: number): void {
+    if (upTo <= this.synced) return;
+    if (this.closed) throw this.failure ?? new Error(`redo log generation ${this.gen} closed unsynced`);
+    const target = this.appended;
+    try {
+      fdatasyncSync(this.fd);
+    } catch (err) {
+      if (err instanceof Error) Object.assign(err, { path: this.path });
+      this.failure = err;
+      this.onSyncFailure(err);
+      throw err;
+    }
+    if (target > this.synced) this.synced = target;
+  }
+
   /** No more appends: syncs what is left, then closes the fd. */
   retire(): void {
     this.retired = true;
@@ -162,7 +181,7 @@ export class LogFile {
       this.onSyncFailure(err);
       for (const w of waiting) w.reject(err);
     } else {
-      this.synced = target;
+      if (target > this.synced) this.synced = target; // syncNow may have gone further
       for (const w of waiting) {
         if (w.upTo <= target) w.resolve();
         else this.waiters.push(w);
