@@ -214,6 +214,7 @@ export class EmbeddedStore implements Store {
       await this.markFailed('commit');
       return this.checkAndWrite(req);
     }
+    this.watchdog.healthy(); // a write batch succeeded, as writeBatch() notes
     if (outcome.kind === 'ok' && outcome.logged !== undefined) outcome.logged.file.syncNow(outcome.logged.count);
     return outcome;
   }
