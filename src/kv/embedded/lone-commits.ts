@@ -17,18 +17,14 @@
 const SOLO_TURNS = 16;
 
 export class LoneCommits {
+  /** Commits of the current turn; the turn's end is queued while it is above 0. */
   private turnCommits = 0;
-  private turnQueued = false;
   private soloTurns = 0;
   private inFlight = 0;
 
   /** Called once per commit that writes: true if it should run synchronously. */
   take(): boolean {
-    this.turnCommits++;
-    if (!this.turnQueued) {
-      this.turnQueued = true;
-      setImmediate(this.endTurn);
-    }
+    if (this.turnCommits++ === 0) setImmediate(this.endTurn);
     return this.turnCommits === 1 && this.soloTurns >= SOLO_TURNS && this.inFlight === 0;
   }
 
@@ -45,6 +41,5 @@ export class LoneCommits {
   private readonly endTurn = (): void => {
     this.soloTurns = this.turnCommits === 1 ? this.soloTurns + 1 : 0;
     this.turnCommits = 0;
-    this.turnQueued = false;
   };
 }
