@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +30,19 @@ export async function readText(store: Store, key: string): Promise<string | unde
   } finally {
     snap.release();
   }
+}
+
+/**
+ * Eight commits of `k` = `v<i>`, all from snapshot `startTs` and queued together: exactly one
+ * wins, the others fail with 1213, and the winner's value is what `k` holds.
+ */
+export async function expectOneOfEightWins(store: Store, startTs: bigint): Promise<void> {
+  const results = await Promise.allSettled(
+    Array.from({ length: 8 }, (_, i) => store.commit({ startTs, mutations: [{ op: 'put', key: utf8Encode('k'), value: utf8Encode(`v${i}`) }], checkKeys: [] })),
+  );
+  expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+  for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ errno: 1213 });
+  expect(await readText(store, 'k')).toBe(`v${results.findIndex((r) => r.status === 'fulfilled')}`);
 }
 
 export function tempDir(prefix: string): string {
