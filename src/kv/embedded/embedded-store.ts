@@ -1,11 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RootDatabase, Transaction } from 'lmdb';
+import type { RootDatabase } from 'lmdb';
 import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
 import { compareBytes } from '../../util/index.js';
-import { applyCommit, checkOnlyCommit, counterValue, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
-import { doneQuietly, getFastIn, LmdbSnapshot, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
+import { applyCommit, checkOnlyCommit, COUNTER_KEY, readCounter, type CommitOutcome, type EmbeddedDbs } from './commit-apply.js';
+import { LmdbSnapshot } from './lmdb-snapshot.js';
 import { commitResult, validateKeys } from './commit-request.js';
-import { LeakGuard } from './leak-guard.js';
 import { RawRangeReader } from './raw-range.js';
 import { BATCH_ATTEMPTS, isRetryableWriteFailure, mapWriteError, openError, RETRY_DELAYS_MS, writeCause } from './storage-errors.js';
 import { TombstoneGc } from './tombstone-gc.js';
@@ -16,12 +15,12 @@ import { replayLog, restoreCheckpoint } from './recovery.js';
 import { WriteWatchdog } from './write-watchdog.js';
 import { LoneCommits } from './lone-commits.js';
 import { FreshReadTxn } from './fresh-read-txn.js';
+import { ReadPins } from './read-pins.js';
 import type { DataFileRoom } from './data-file-room.js';
 import { openEnvironment } from './open-environment.js';
 import type { EmbeddedStoreOptions } from './embedded-options.js';
 
 export type { EmbeddedStoreOptions } from './embedded-options.js';
-
 
 const DELETE_RANGE_BATCH = 1000;
 /** EmbeddedStoreOptions.checkpointMs: 1/2.5/5 s gave 3332/3464/3781 TPS, p99 14.2/13.7/8.0 ms (ARCHITECTURE.md). */
@@ -47,25 +46,11 @@ export class EmbeddedStore implements Store {
   private readonly root: RootDatabase<Buffer, string>;
   private readonly dbs: EmbeddedDbs;
   private readonly reader: RawRangeReader;
-  private readonly readTxn: FreshReadTxn;
   /** Set when LMDB writes through its memory map: blocks to allocate before each write batch. */
   private readonly room: DataFileRoom | undefined;
-  /**
-   * Pinned read txns with at least one open snapshot or a hold, oldest first (Map keeps insertion
-   * order; startTs never decreases along it). A group leaves the map when its last member ended
-   * and its hold was dropped.
-   */
-  private readonly pinned = new Map<Transaction, PinGroup>();
-  /** The most recently used group (fast path: snapshots between two commits share it). */
-  private current: PinGroup | undefined;
-  /** Groups whose hold dropHolds() releases at the next setImmediate. */
-  private heldGroups: PinGroup[] = [];
-  private readonly maxPinned: number;
+  private readonly pins: ReadPins;
   private readonly gc: TombstoneGc;
   private readonly gcTimer: NodeJS.Timeout | undefined;
-  /** Ends the lease of a snapshot garbage-collected without release(). */
-  private readonly leakGuard = new LeakGuard((lease) => this.endLease(lease));
-  private readonly endLeaseFn = (lease: ReadLease): void => this.endLease(lease);
   private readonly onBackgroundError: (what: string, err: unknown) => void;
   private readonly watchdog: WriteWatchdog;
   private readonly lone = new LoneCommits();
@@ -84,7 +69,6 @@ export class EmbeddedStore implements Store {
     this.url = `lmdb://${path}`;
     this.onBackgroundError = opts.onBackgroundError ?? ((what, err) => process.emitWarning(`${this.url}: ${what}: ${String(err)}`));
     const maxReaders = opts.maxReaders ?? 1024;
-    this.maxPinned = Math.max(1, opts.maxPinnedReadTxns ?? Math.floor(maxReaders / 4));
     const bootId = opts.bootId ?? currentBootId();
     const logged = opts.redoLog ?? bootId !== '';
     const restored = restoreCheckpoint(path, bootId);
@@ -92,7 +76,8 @@ export class EmbeddedStore implements Store {
     this.root = env.root;
     this.dbs = env.dbs;
     this.room = env.room;
-    this.readTxn = new FreshReadTxn(this.dbs.data, env.addon);
+    const maxPinned = Math.max(1, opts.maxPinnedReadTxns ?? Math.floor(maxReaders / 4));
+    this.pins = new ReadPins(this.dbs, new FreshReadTxn(this.dbs.data, env.addon), maxPinned);
     this.reader = new RawRangeReader(this.root, 'data', env.addon?.scan);
     if (restored !== undefined) {
       const replayed = replayLog(path, this.root, this.dbs, restored, this.room);
@@ -112,7 +97,7 @@ export class EmbeddedStore implements Store {
     this.watchdog = new WriteWatchdog(stuckMs, onStuck, Math.min(stuckMs, opts.stuckAfterFaultMs ?? 5000));
     const room = this.room;
     const beforeGc = room === undefined ? undefined : (bytes: number): void => room.ensure(bytes);
-    this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.oldestActiveStart(), this.log, beforeGc);
+    this.gc = new TombstoneGc(this.dbs, opts.gcAgeMs ?? 10 * 60_000, () => this.pins.oldestActiveStart(), this.log, beforeGc);
     const interval = opts.gcIntervalMs ?? 60_000;
     if (interval > 0) {
       this.gcTimer = setInterval(() => this.runGc(), interval);
@@ -139,24 +124,9 @@ export class EmbeddedStore implements Store {
 
   snapshotNow(): Snapshot {
     if (this.closed) throw new Error(`${this.url}: store is closed`);
-    const txn = this.useReadTxn();
-    // While a group has open members or a hold its txn object cannot be reset/renewed by lmdb-js
-    // (they hold references), so the same txn object means the same LMDB snapshot and startTs.
-    let group = this.current;
-    if (group === undefined || group.txn !== txn || group.evicted || (group.open === 0 && !group.held)) {
-      group = this.pinned.get(txn);
-      if (group === undefined) {
-        if (this.pinned.size >= this.maxPinned) this.evictOldest();
-        const raw = getFastIn(this.dbs.meta, COUNTER_KEY, { transaction: txn });
-        group = { txn, startTs: counterValue(raw), open: 0, evicted: false, held: false };
-        this.pinned.set(txn, group);
-      }
-      this.current = group;
-    }
-    group.open++;
-    const lease: ReadLease = { group, released: false, watched: false };
-    const snap = new LmdbSnapshot(this.dbs.data, this.reader, lease, this.endLeaseFn);
-    this.leakGuard.watch(snap, lease);
+    const lease = this.pins.lease();
+    const snap = new LmdbSnapshot(this.dbs.data, this.reader, lease, this.pins.end);
+    this.pins.watch(snap, lease);
     return snap;
   }
 
@@ -191,7 +161,7 @@ export class EmbeddedStore implements Store {
 
   /** A commit with nothing to write: checked in the current read transaction (checkOnlyCommit). */
   private checkOnly(req: CommitRequest): CommitOutcome {
-    const txn = this.useReadTxn();
+    const txn = this.pins.useReadTxn();
     try {
       return checkOnlyCommit(this.dbs, req, txn);
     } finally {
@@ -318,75 +288,8 @@ export class EmbeddedStore implements Store {
     }
     this.log?.close();
     this.room?.close();
-    for (const group of [...this.pinned.values()]) this.evictGroup(group);
-    this.leakGuard.clear();
+    this.pins.clear();
     await this.root.close();
-  }
-
-  /** release() / finalizer: drops the lease's txn reference once (no-op if its group was evicted). */
-  private endLease(lease: ReadLease): void {
-    const group = lease.group;
-    if (lease.released || group.evicted) return;
-    lease.released = true;
-    this.leakGuard.forget(lease);
-    if (--group.open === 0 && !group.held) {
-      // The lease's txn reference becomes the group's hold (PinGroup.held) until setImmediate.
-      group.held = true;
-      this.heldGroups.push(group);
-      if (this.heldGroups.length === 1) setImmediate(this.dropHolds).unref();
-      return;
-    }
-    doneQuietly(group.txn);
-  }
-
-  /** setImmediate after groups were held: each drops its hold; an empty group is unpinned. */
-  private readonly dropHolds = (): void => {
-    const groups = this.heldGroups;
-    this.heldGroups = [];
-    for (const group of groups) {
-      if (!group.held) continue; // evicted meanwhile
-      group.held = false;
-      if (group.open === 0) this.pinned.delete(group.txn);
-      doneQuietly(group.txn);
-    }
-  };
-
-  /** Ends every open member of `group` (and its hold) at once; their snapshots then report expiry. */
-  private evictGroup(group: PinGroup): void {
-    group.evicted = true;
-    this.pinned.delete(group.txn);
-    for (; group.open > 0; group.open--) doneQuietly(group.txn);
-    if (group.held) {
-      group.held = false;
-      doneQuietly(group.txn);
-    }
-  }
-
-  /**
-   * A read txn at the latest commit of any process (fresh-read-txn.ts); if LMDB's reader table
-   * is full, expire our oldest pins and retry once.
-   */
-  private useReadTxn(): Transaction {
-    try {
-      return this.readTxn.use();
-    } catch (err) {
-      if (!String(err).includes('MDB_READERS_FULL') || this.pinned.size === 0) throw err;
-      for (let n = Math.ceil(this.pinned.size / 2); n > 0; n--) this.evictOldest();
-      return this.dbs.data.useReadTransaction();
-    }
-  }
-
-  /** Ends every lease of the oldest pinned read txn (abandoned snapshots land here first). */
-  private evictOldest(): void {
-    const first = this.pinned.values().next();
-    if (first.done !== true) this.evictGroup(first.value);
-  }
-
-  /** The smallest startTs of any open snapshot (tombstones it may still see must be kept). */
-  private oldestActiveStart(): bigint | undefined {
-    let min: bigint | undefined;
-    for (const group of this.pinned.values()) if (min === undefined || group.startTs < min) min = group.startTs;
-    return min;
   }
 
   /** Timer: one checkpoint round (checkpointer.ts); failures are reported, the next round retries. */

@@ -1,0 +1,132 @@
+import type { Transaction } from 'lmdb';
+import { counterValue, COUNTER_KEY, type EmbeddedDbs } from './commit-apply.js';
+import type { FreshReadTxn } from './fresh-read-txn.js';
+import { LeakGuard } from './leak-guard.js';
+import { doneQuietly, getFastIn, type EndLease, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
+
+/**
+ * The embedded store's pinned LMDB read transactions: each snapshot takes a lease on the
+ * PinGroup of the read txn current when it opened (snapshots between two commits share one txn
+ * and one startTs), and the txn stays pinned until its last lease ended and the group's hold was
+ * dropped. At most `maxPinned` groups are kept; opening one more ends every lease of the oldest
+ * (its snapshots then report expiry), as does a full LMDB reader table.
+ */
+export class ReadPins {
+  /**
+   * Pinned read txns with at least one open snapshot or a hold, oldest first (Map keeps insertion
+   * order; startTs never decreases along it). A group leaves the map when its last member ended
+   * and its hold was dropped.
+   */
+  private readonly pinned = new Map<Transaction, PinGroup>();
+  /** The most recently used group (fast path: snapshots between two commits share it). */
+  private current: PinGroup | undefined;
+  /** Groups whose hold dropHolds() releases at the next setImmediate. */
+  private heldGroups: PinGroup[] = [];
+  /** Ends the lease of a snapshot garbage-collected without release(). */
+  private readonly leakGuard = new LeakGuard((lease) => this.endLease(lease));
+  /** What each snapshot calls to end its lease (idempotent). */
+  readonly end: EndLease = (lease) => this.endLease(lease);
+
+  constructor(
+    private readonly dbs: EmbeddedDbs,
+    private readonly readTxn: FreshReadTxn,
+    private readonly maxPinned: number,
+  ) {}
+
+  /** A lease on the latest commit's read txn, for a new snapshot. */
+  lease(): ReadLease {
+    const txn = this.useReadTxn();
+    // While a group has open members or a hold its txn object cannot be reset/renewed by lmdb-js
+    // (they hold references), so the same txn object means the same LMDB snapshot and startTs.
+    let group = this.current;
+    if (group === undefined || group.txn !== txn || group.evicted || (group.open === 0 && !group.held)) {
+      group = this.pinned.get(txn);
+      if (group === undefined) {
+        if (this.pinned.size >= this.maxPinned) this.evictOldest();
+        const raw = getFastIn(this.dbs.meta, COUNTER_KEY, { transaction: txn });
+        group = { txn, startTs: counterValue(raw), open: 0, evicted: false, held: false };
+        this.pinned.set(txn, group);
+      }
+      this.current = group;
+    }
+    group.open++;
+    return { group, released: false, watched: false };
+  }
+
+  /** Guards `snap` (holding `lease`) against being dropped without release() (leak-guard.ts). */
+  watch(snap: object, lease: ReadLease): void {
+    this.leakGuard.watch(snap, lease);
+  }
+
+  /** The smallest startTs of any open snapshot (tombstones it may still see must be kept). */
+  oldestActiveStart(): bigint | undefined {
+    let min: bigint | undefined;
+    for (const group of this.pinned.values()) if (min === undefined || group.startTs < min) min = group.startTs;
+    return min;
+  }
+
+  /** Ends every lease (store close). */
+  clear(): void {
+    for (const group of [...this.pinned.values()]) this.evictGroup(group);
+    this.leakGuard.clear();
+  }
+
+  /** release() / finalizer: drops the lease's txn reference once (no-op if its group was evicted). */
+  private endLease(lease: ReadLease): void {
+    const group = lease.group;
+    if (lease.released || group.evicted) return;
+    lease.released = true;
+    this.leakGuard.forget(lease);
+    if (--group.open === 0 && !group.held) {
+      // The lease's txn reference becomes the group's hold (PinGroup.held) until setImmediate.
+      group.held = true;
+      this.heldGroups.push(group);
+      if (this.heldGroups.length === 1) setImmediate(this.dropHolds).unref();
+      return;
+    }
+    doneQuietly(group.txn);
+  }
+
+  /** setImmediate after groups were held: each drops its hold; an empty group is unpinned. */
+  private readonly dropHolds = (): void => {
+    const groups = this.heldGroups;
+    this.heldGroups = [];
+    for (const group of groups) {
+      if (!group.held) continue; // evicted meanwhile
+      group.held = false;
+      if (group.open === 0) this.pinned.delete(group.txn);
+      doneQuietly(group.txn);
+    }
+  };
+
+  /** Ends every open member of `group` (and its hold) at once; their snapshots then report expiry. */
+  private evictGroup(group: PinGroup): void {
+    group.evicted = true;
+    this.pinned.delete(group.txn);
+    for (; group.open > 0; group.open--) doneQuietly(group.txn);
+    if (group.held) {
+      group.held = false;
+      doneQuietly(group.txn);
+    }
+  }
+
+  /**
+   * A read txn at the latest commit of any process (fresh-read-txn.ts), used once (the caller
+   * ends it with done()); if LMDB's reader table is full, expire our oldest pins and retry once.
+   */
+  useReadTxn(): Transaction {
+    try {
+      return this.readTxn.use();
+    } catch (err) {
+      if (!String(err).includes('MDB_READERS_FULL') || this.pinned.size === 0) throw err;
+      for (let n = Math.ceil(this.pinned.size / 2); n > 0; n--) this.evictOldest();
+      return this.dbs.data.useReadTransaction();
+    }
+  }
+
+  /** Ends every lease of the oldest pinned read txn (abandoned snapshots land here first). */
+  private evictOldest(): void {
+    const first = this.pinned.values().next();
+    if (first.done !== true) this.evictGroup(first.value);
+  }
+}
