@@ -43,6 +43,15 @@ class InstrumentedStore implements Store {
     });
   }
 
+  snapshotWith(keys: readonly Uint8Array[]): Promise<Snapshot> {
+    const t = performance.now();
+    const inner = this.inner.snapshotWith !== undefined ? this.inner.snapshotWith(keys) : this.inner.snapshot();
+    return inner.then((snap) => {
+      this.timings.kvRead('snapshot', seconds(t));
+      return instrumentSnapshot(snap, this.timings);
+    });
+  }
+
   snapshotNow(): Snapshot | undefined {
     const t = performance.now();
     const snap = this.inner.snapshotNow?.();

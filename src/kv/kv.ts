@@ -140,6 +140,13 @@ export interface Store {
    * (the caller then awaits snapshot()); throws where snapshot() would reject.
    */
   snapshotNow?(): Snapshot | undefined;
+  /**
+   * snapshot() that also reads `keys` at the new snapshot in the same request, for stores whose
+   * snapshot() costs a round trip of its own (etcd): the snapshot then answers get() of those
+   * keys from memory. The keys are a guess of what the transaction reads first (a point select's
+   * row); any key may be given, and the snapshot is the same as snapshot()'s.
+   */
+  snapshotWith?(keys: readonly Uint8Array[]): Promise<Snapshot>;
   /** Applies mutations atomically if no conflict; resolves with the commit timestamp. */
   commit(req: CommitRequest): Promise<bigint>;
   /**

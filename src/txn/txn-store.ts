@@ -13,8 +13,10 @@ export function createTxnStore(kv: Store): TxnStore {
 class KvTxnStore implements TxnStore {
   constructor(readonly kv: Store) {}
 
-  async begin(): Promise<Txn> {
-    return new KvTxn(this.kv, await this.kv.snapshot());
+  async begin(prefetch?: readonly Uint8Array[]): Promise<Txn> {
+    const kv = this.kv;
+    const withKeys = prefetch !== undefined && prefetch.length > 0 ? kv.snapshotWith?.(prefetch) : undefined;
+    return new KvTxn(kv, await (withKeys ?? kv.snapshot()));
   }
 
   beginNow(): Txn | undefined {

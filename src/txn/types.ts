@@ -87,8 +87,11 @@ export interface Txn {
 
 export interface TxnStore {
   readonly kv: Store;
-  /** Starts a transaction at the latest committed state. */
-  begin(): Promise<Txn>;
+  /**
+   * Starts a transaction at the latest committed state. `prefetch`: keys it will likely read
+   * first, read along with the snapshot where the store can (Store.snapshotWith).
+   */
+  begin(prefetch?: readonly Uint8Array[]): Promise<Txn>;
   /** begin() without a promise when the kv store can snapshot synchronously (Store.snapshotNow), else undefined. */
   beginNow?(): Txn | undefined;
   /**

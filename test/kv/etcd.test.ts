@@ -1,7 +1,8 @@
 /**
  * etcd-specific behaviour of the etcd store, against real etcd members: URL parsing, the stored
  * byte format, GC (compaction below the cluster-wide safe point, tombstone removal, "snapshot
- * too old"), the --max-txn-ops error, and failover when the member in use dies.
+ * too old"), the --max-txn-ops error, snapshots that prefetch keys (snapshotWith), and failover
+ * when the member in use dies.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EtcdStore, parseEtcdUrl } from '../../src/kv/etcd/index.js';
@@ -112,6 +113,46 @@ describe('etcd store on a real cluster', () => {
       snap.release();
     } finally {
       await store.close();
+    }
+  });
+
+  it('snapshotWith reads its keys and the hot key with the start revision, then serves them from memory', async () => {
+    const url = cluster.url();
+    const hot = b('pf-hot');
+    const a = await EtcdStore.open(url, { hotKey: hot });
+    const other = await EtcdStore.open(url);
+    const raw = new EtcdConnection(cluster.endpoints);
+    const text = (v: Uint8Array | undefined): string | undefined => (v === undefined ? undefined : new TextDecoder().decode(v));
+    try {
+      // Committed through another node: a start revision must not predate it.
+      const written = await put(other, [
+        { op: 'put', key: hot, value: b('7') },
+        { op: 'put', key: b('pf-a'), value: b('a1') },
+        { op: 'put', key: b('pf-b'), value: b('b1') },
+        { op: 'put', key: b('pf-c'), value: b('c1') },
+      ]);
+      const snap = await a.snapshotWith([b('pf-a'), b('pf-b'), b('pf-missing')]);
+      expect(snap.startTs).toBeGreaterThanOrEqual(written);
+      const later = await put(other, [{ op: 'put', key: b('pf-a'), value: b('a2') }]);
+      // Compacting past the snapshot's revision makes every read of it fail from etcd ...
+      await raw.call('Compact', { revision: later.toString() }, { retry: 'idempotent' });
+      const err = await snap.get(b('pf-c')).catch((e: unknown) => e);
+      expect((err as SqlError).errno).toBe(1213);
+      // ... but the keys read with the start revision still answer, with their values at it.
+      expect(text(await snap.get(b('pf-a')))).toBe('a1');
+      expect(text(await snap.get(hot))).toBe('7');
+      expect(await snap.get(b('pf-missing'))).toBeUndefined();
+      expect((await snap.batchGet([b('pf-b'), b('pf-a')])).map(text)).toEqual(['b1', 'a1']);
+      snap.release();
+      const fresh = await a.snapshotWith([b('pf-a')]);
+      expect(fresh.startTs).toBeGreaterThanOrEqual(later);
+      expect(text(await fresh.get(b('pf-a')))).toBe('a2');
+      expect(text(await fresh.get(b('pf-c')))).toBe('c1'); // not prefetched: read at the start revision
+      fresh.release();
+    } finally {
+      raw.close();
+      await a.close();
+      await other.close();
     }
   });
 

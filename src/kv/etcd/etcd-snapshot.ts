@@ -30,10 +30,8 @@ export class EtcdSnapshot implements Snapshot {
   ) {}
 
   async get(key: Uint8Array): Promise<Uint8Array | undefined> {
-    if (this.primed.size > 0) {
-      const hex = toHex(key);
-      if (this.primed.has(hex)) return this.primed.get(hex);
-    }
+    const hex = this.primed.size > 0 ? toHex(key) : '';
+    if (this.primed.has(hex)) return this.primed.get(hex);
     const res = await this.range({ key: this.keys.dataKey(key) });
     const kv = res.kvs[0];
     return kv === undefined ? undefined : decodeValue(kv.value);
@@ -41,6 +39,10 @@ export class EtcdSnapshot implements Snapshot {
 
   async batchGet(keys: readonly Uint8Array[]): Promise<Array<Uint8Array | undefined>> {
     if (keys.length <= 1) return keys.length === 0 ? [] : [await this.get(keys[0] as Uint8Array)];
+    if (this.primed.size > keys.length) {
+      const hexes = keys.map(toHex);
+      if (hexes.every((h) => this.primed.has(h))) return hexes.map((h) => this.primed.get(h));
+    }
     const chunks: Array<Promise<Array<Uint8Array | undefined>>> = [];
     for (let i = 0; i < keys.length; i += BATCH_GET_CHUNK) chunks.push(this.getChunk(keys.slice(i, i + BATCH_GET_CHUNK)));
     return (await Promise.all(chunks)).flat();

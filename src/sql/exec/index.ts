@@ -7,3 +7,4 @@ export { compileChecks } from './check-constraint.js';
 export { foreignKeyRowValidator } from './foreign-key.js';
 export { overrideContext } from './foreign-key-lookup.js';
 export { implicitZero } from './column-values.js';
+export { prefetchKeys } from './prefetch-keys.js';

@@ -33,18 +33,34 @@ export class PointKeyer {
 
   /** The key for one value tuple; EMPTY when it cannot match; UNUSABLE when a scan must decide. */
   key(evals: readonly Evaluator[], ctx: ExecContext): PointKey | typeof EMPTY | typeof UNUSABLE {
-    if (this.intHandle) {
-      const v = convertKeyValue((evals[0] as Evaluator)([], ctx), this.types[0] as ColumnType, 'eq');
-      if (v === EMPTY || v === UNUSABLE) return v;
-      const handle: Handle = { kind: 'int', value: v as bigint };
-      return { kind: 'record', key: recordKey(this.table.id, handle), handle };
-    }
+    return this.keyFrom(evals.length, (i) => (evals[i] as Evaluator)([], ctx));
+  }
+
+  /** key() of values already computed (one per key column). */
+  keyOf(values: readonly Value[]): PointKey | typeof EMPTY | typeof UNUSABLE {
+    return this.keyFrom(values.length, (i) => values[i] ?? null);
+  }
+
+  private keyFrom(count: number, valueAt: (i: number) => Value): PointKey | typeof EMPTY | typeof UNUSABLE {
+    if (this.intHandle) return this.intKey(valueAt(0));
     const vals: Value[] = [];
-    for (let i = 0; i < evals.length; i++) {
-      const v = convertKeyValue((evals[i] as Evaluator)([], ctx), this.types[i] as ColumnType, 'eq');
+    for (let i = 0; i < count; i++) {
+      const v = convertKeyValue(valueAt(i), this.types[i] as ColumnType, 'eq');
       if (v === EMPTY || v === UNUSABLE) return v;
       vals.push(v);
     }
+    return this.tupleKey(vals);
+  }
+
+  private intKey(value: Value): PointKey | typeof EMPTY | typeof UNUSABLE {
+    const v = convertKeyValue(value, this.types[0] as ColumnType, 'eq');
+    if (v === EMPTY || v === UNUSABLE) return v;
+    const handle: Handle = { kind: 'int', value: v as bigint };
+    return { kind: 'record', key: recordKey(this.table.id, handle), handle };
+  }
+
+  /** The key of converted key-column values (an index entry's or a common handle's). */
+  private tupleKey(vals: readonly Value[]): PointKey {
     if (this.index !== null) return { kind: 'index', key: indexKey(this.table.id, this.index.id, vals, this.types) };
     const handle: Handle = { kind: 'common', encoded: encodeKeyValues(vals, this.types) };
     return { kind: 'record', key: recordKey(this.table.id, handle), handle };

@@ -30,8 +30,10 @@ export interface EngineCore {
   readonly observer: EngineObserver;
   /** Accounts and grants (privileges.ts; `users.hasGlobalPrivilege(user, host, 'SUPER')` for KILL). */
   readonly users: UserRegistry;
-  /** Remembers the newest schema a session used (for Open_tables). */
+  /** Remembers the newest schema a session used (for Open_tables, and prefetch guesses). */
   noteSchema(schema: Schema): void;
+  /** The newest schema noteSchema saw (null before the first statement). */
+  newestSchema(): Schema | null;
   /** This process's sessions. */
   processList(): ProcessInfo[];
   /** Every session of the server: this process's and its peers' (`--workers`), by id. */

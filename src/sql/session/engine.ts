@@ -127,6 +127,11 @@ class EngineImpl implements ClosableEngine, EngineCore {
     };
   }
 
+  /** The newest schema a statement of this engine ran with (null before the first). */
+  newestSchema(): Schema | null {
+    return this.latestSchema;
+  }
+
   noteSchema(schema: Schema): void {
     if (this.latestSchema !== null && schema.version <= this.latestSchema.version) return;
     this.latestSchema = schema;

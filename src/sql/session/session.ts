@@ -7,7 +7,7 @@ import type { Schema } from '../../catalog/index.js';
 import { isSqlError, SqlError } from '../../errors/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { RowSink, Value } from '../../types/index.js';
-import type { CompiledStatement } from '../exec/index.js';
+import { prefetchKeys, type CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
 import { accountHostFor, runAccount, type AccountHost } from './account-statements.js';
 import { afterStatement, aroundStatement, currentAccount } from './statement-hooks.js';
@@ -276,7 +276,22 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
       const cached = catalog.cachedSchemaFor(txn);
       if (cached !== undefined) return this.runPlanned(cached, txn, readOnly, planner, params);
       return catalog.schemaFor(txn).then((schema) => this.runPlanned(schema, txn, readOnly, planner, params));
-    }, currentRead);
+    }, currentRead, () => this.prefetchKeys(planner, params));
+  }
+
+  /**
+   * The keys the statement likely reads first (exec/prefetch-keys.ts), planned against the
+   * newest schema this node has seen; none when there is none yet or planning fails (the
+   * statement then plans, and fails, in its transaction as usual).
+   */
+  private prefetchKeys(planner: Planner, params: readonly Value[]): readonly Uint8Array[] {
+    const schema = this.engine.newestSchema();
+    if (schema === null) return [];
+    try {
+      return prefetchKeys(planner(schema).plan, params);
+    } catch {
+      return [];
+    }
   }
 
   /** The data statement planned against `schema` and run in `txn`. */

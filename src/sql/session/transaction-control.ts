@@ -39,6 +39,8 @@ export interface TxnPolicy {
 
 /** Runs a statement in `txn`; `readOnly` is true inside READ ONLY transactions. */
 export type TxnBody<T> = (txn: Txn, readOnly: boolean) => Promise<T>;
+/** The keys a statement likely reads first, computed on demand (TransactionControl.run). */
+export type Prefetch = () => readonly Uint8Array[];
 
 interface Savepoint {
   readonly name: string;
@@ -79,11 +81,15 @@ export class TransactionControl {
     return this.open?.txn ?? null;
   }
 
-  /** Runs one data statement with the rules above; `currentRead` for DML and locking SELECTs. */
-  run<T>(body: TxnBody<T>, currentRead = false): Promise<T> {
+  /**
+   * Runs one data statement with the rules above; `currentRead` for DML and locking SELECTs.
+   * `prefetch`: the keys the statement likely reads first (prefetch-keys.ts), asked for only when
+   * it starts a transaction whose snapshot costs a round trip (TxnStore.begin).
+   */
+  run<T>(body: TxnBody<T>, currentRead = false, prefetch?: Prefetch): Promise<T> {
     if (this.open === null && !this.policy.autocommit()) this.open = this.newOpen(this.policy.readOnlyDefault());
-    if (this.open !== null) return this.runInOpen(this.open, body, currentRead);
-    return this.runAutocommit(body);
+    if (this.open !== null) return this.runInOpen(this.open, body, currentRead, prefetch);
+    return this.runAutocommit(body, prefetch);
   }
 
   /** BEGIN / START TRANSACTION: implicitly commits an open transaction first. */
@@ -166,17 +172,17 @@ export class TransactionControl {
     return open.savepoints.findIndex((s) => s.name.toLowerCase() === lower);
   }
 
-  private async ensureStarted(open: OpenTxn): Promise<Txn> {
-    open.txn ??= this.txns.beginNow?.() ?? (await this.txns.begin());
+  private async ensureStarted(open: OpenTxn, prefetch?: Prefetch): Promise<Txn> {
+    open.txn ??= this.txns.beginNow?.() ?? (await this.txns.begin(prefetch?.()));
     return open.txn;
   }
 
-  private async runInOpen<T>(open: OpenTxn, body: TxnBody<T>, currentRead: boolean): Promise<T> {
+  private async runInOpen<T>(open: OpenTxn, body: TxnBody<T>, currentRead: boolean, prefetch?: Prefetch): Promise<T> {
     // The transaction's first statement reads at a snapshot taken now: current already.
     const fresh = open.txn === null;
     // Started (or startable without I/O): no ensureStarted promise per statement.
     open.txn ??= this.txns.beginNow?.() ?? null;
-    const txn = open.txn ?? (await this.ensureStarted(open));
+    const txn = open.txn ?? (await this.ensureStarted(open, prefetch));
     const cp = txn.checkpoint();
     try {
       if (currentRead && !fresh) await txn.beginCurrentRead();
@@ -193,13 +199,13 @@ export class TransactionControl {
     }
   }
 
-  private async runAutocommit<T>(body: TxnBody<T>): Promise<T> {
+  private async runAutocommit<T>(body: TxnBody<T>, prefetch?: Prefetch): Promise<T> {
     const readOnly = this.takeNextReadOnly() || this.policy.readOnlyDefault();
     if (this.gate.held) await this.gate.waitIdle();
     let release: (() => void) | null = null;
     try {
       for (let attempt = 0; ; attempt++) {
-        const txn = this.txns.beginNow?.() ?? (await this.txns.begin());
+        const txn = this.txns.beginNow?.() ?? (await this.txns.begin(prefetch?.()));
         try {
           const result = await body(txn, readOnly);
           if (txn.writeCount === 0) txn.rollback();
