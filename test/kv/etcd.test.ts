@@ -149,6 +149,16 @@ describe('etcd store on a real cluster', () => {
       expect(text(await fresh.get(b('pf-a')))).toBe('a2');
       expect(text(await fresh.get(b('pf-c')))).toBe('c1'); // not prefetched: read at the start revision
       fresh.release();
+
+      // Starts asked for together share requests (start-ts.ts); each still gets the keys it named.
+      const many = await Promise.all([a.snapshotWith([b('pf-b')]), a.snapshot(), a.snapshotWith([b('pf-c'), b('pf-a')]), a.snapshotWith([b('pf-b')])]);
+      const head = await put(other, [{ op: 'put', key: b('pf-b'), value: b('b2') }]);
+      await raw.call('Compact', { revision: head.toString() }, { retry: 'idempotent' });
+      expect(text(await many[0]?.get(b('pf-b')))).toBe('b1');
+      expect(text(await many[1]?.get(hot))).toBe('7');
+      expect((await many[2]?.batchGet([b('pf-a'), b('pf-c')]))?.map(text)).toEqual(['a2', 'c1']);
+      expect(text(await many[3]?.get(b('pf-b')))).toBe('b1');
+      for (const s of many) s.release();
     } finally {
       raw.close();
       await a.close();

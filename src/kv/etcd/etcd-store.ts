@@ -18,7 +18,7 @@ import { toHex } from '../../util/index.js';
 import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
 import { EtcdConnection } from './connection.js';
 import { EtcdGc, type GcOptions } from './gc.js';
-import { decodeValue, encodeLive, Keyspace, tombstone } from './keyspace.js';
+import { encodeLive, Keyspace, tombstone } from './keyspace.js';
 import { EtcdSnapshot } from './etcd-snapshot.js';
 import {
   describe,
@@ -45,8 +45,6 @@ export class EtcdStore implements Store {
   private readonly conn: EtcdConnection;
   private readonly batcher: StartTsBatcher;
   private readonly gc: EtcdGc;
-  private readonly hotKey: Uint8Array | undefined;
-  private readonly hotHex: string | undefined;
   /** Open snapshots by start revision (count), and lower bounds of pending start requests. */
   private readonly open = new Map<bigint, number>();
   private readonly pending = new Map<number, bigint>();
@@ -62,10 +60,7 @@ export class EtcdStore implements Store {
   ) {
     this.keys = new Keyspace(prefix);
     this.conn = new EtcdConnection(endpoints);
-    const hot = opts.hotKey ?? new Uint8Array([0]);
-    this.hotKey = opts.hotKey;
-    this.hotHex = opts.hotKey === undefined ? undefined : toHex(opts.hotKey);
-    this.batcher = new StartTsBatcher(this.conn, this.keys.dataKey(hot));
+    this.batcher = new StartTsBatcher(this.conn, this.keys, opts.hotKey);
     this.gc = new EtcdGc(this.conn, this.keys, {
       head: async () => (await this.batcher.next()).revision,
       oldestNeeded: (head) => this.oldestNeeded(head),
@@ -87,45 +82,25 @@ export class EtcdStore implements Store {
   }
 
   snapshot(): Promise<Snapshot> {
-    return this.begin(async () => {
-      const point = await this.batcher.next();
-      const primed = new Map<string, Uint8Array | undefined>();
-      if (this.hotHex !== undefined) primed.set(this.hotHex, point.hotValue);
-      return { revision: point.revision, primed };
-    });
+    return this.begin([]);
   }
 
-  /**
-   * A snapshot whose start revision comes from its own linearizable read-only Txn, which reads
-   * the hot key and `keys` at that revision too (one round trip where snapshot() and a get take
-   * two). All Ranges of one Txn read one revision, the header's; a read-only Txn that is not
-   * serializable is linearizable in etcd (it waits for the leader's read index, like a Range).
-   */
+  /** snapshot() whose start request also reads `keys` (start-ts.ts); the snapshot answers them from memory. */
   snapshotWith(keys: readonly Uint8Array[]): Promise<Snapshot> {
-    return this.begin(async () => {
-      const guess = keys.slice(0, PREFETCH_MAX);
-      const sqlKeys = this.hotKey === undefined ? guess : [this.hotKey, ...guess];
-      const success: RequestOp[] = sqlKeys.map((k) => ({ request_range: { key: this.keys.dataKey(k) } }));
-      const res = await this.conn.call('Txn', { success }, { retry: 'idempotent' });
-      const primed = new Map<string, Uint8Array | undefined>();
-      sqlKeys.forEach((k, i) => {
-        const kv = res.responses[i]?.response_range?.kvs[0];
-        primed.set(toHex(k), kv === undefined ? undefined : decodeValue(kv.value));
-      });
-      return { revision: BigInt(res.header.revision), primed };
-    });
+    return this.begin(keys.slice(0, PREFETCH_MAX));
   }
 
-  /** Opens a snapshot at the start point `start` reads, counted for GC while it is pending and open. */
-  private async begin(start: () => Promise<{ revision: bigint; primed: Map<string, Uint8Array | undefined> }>): Promise<Snapshot> {
+  /** Opens a snapshot at the next start point (reading `prefetch` with it), counted for GC while pending and open. */
+  private async begin(prefetch: readonly Uint8Array[]): Promise<Snapshot> {
     this.assertOpen();
     const ticket = this.pendingSeq++;
     this.pending.set(ticket, this.lastSeen);
     try {
-      const { revision: S, primed } = await start();
+      const point = await this.batcher.next(prefetch);
+      const S = point.revision;
       if (S > this.lastSeen) this.lastSeen = S;
       this.open.set(S, (this.open.get(S) ?? 0) + 1);
-      return new EtcdSnapshot(this.conn, this.keys, S, primed, (snap) => this.released(snap.startTs));
+      return new EtcdSnapshot(this.conn, this.keys, S, point.values, (snap) => this.released(snap.startTs));
     } catch (err) {
       throw SqlError.of('ER_UNKNOWN_ERROR', `etcd: cannot start a transaction: ${describe(err)}`);
     } finally {
