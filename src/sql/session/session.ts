@@ -42,6 +42,8 @@ import { SessionCounters } from './session-counters.js';
 export type Planner = (schema: Schema) => CompiledStatement;
 
 const DATA_KINDS: ReadonlySet<string> = new Set(['select', 'insert', 'update', 'delete', 'explain']);
+/** Data statements whose plan may start with a point get (prefetch-keys.ts); an INSERT's never does, and may be large to plan twice. */
+const POINT_KINDS: ReadonlySet<string> = new Set(['select', 'update', 'delete']);
 
 /** Statements that read the latest committed rows inside a transaction, as InnoDB's do (transaction-control.ts). */
 function isCurrentRead(stmt: Statement): boolean {
@@ -215,7 +217,8 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
   }
 
   private dispatch(stmt: Statement, params: readonly Value[], planner: Planner): Promise<ExecResult> {
-    return DATA_KINDS.has(stmt.kind) ? this.runData(planner, params, isCurrentRead(stmt)) : this.dispatchOther(stmt, params);
+    if (!DATA_KINDS.has(stmt.kind)) return this.dispatchOther(stmt, params);
+    return this.runData(planner, params, isCurrentRead(stmt), POINT_KINDS.has(stmt.kind));
   }
 
   private async dispatchOther(stmt: Statement, params: readonly Value[]): Promise<ExecResult> {
@@ -267,7 +270,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
     }
   }
 
-  private runData(planner: Planner, params: readonly Value[], currentRead: boolean): Promise<ExecResult> {
+  private runData(planner: Planner, params: readonly Value[], currentRead: boolean, guessKeys = false): Promise<ExecResult> {
     const mark = this.diagnostics.mark();
     // Not async (a synchronous throw meets txc.run's try block like a rejection).
     return this.txc.run((txn, readOnly) => {
@@ -276,7 +279,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
       const cached = catalog.cachedSchemaFor(txn);
       if (cached !== undefined) return this.runPlanned(cached, txn, readOnly, planner, params);
       return catalog.schemaFor(txn).then((schema) => this.runPlanned(schema, txn, readOnly, planner, params));
-    }, currentRead, () => this.prefetchKeys(planner, params));
+    }, currentRead, guessKeys ? () => this.prefetchKeys(planner, params) : undefined);
   }
 
   /**
