@@ -7,7 +7,7 @@ import type { Schema } from '../../catalog/index.js';
 import { isSqlError, SqlError } from '../../errors/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { RowSink, Value } from '../../types/index.js';
-import { prefetchKeys, type CompiledStatement } from '../exec/index.js';
+import type { CompiledStatement } from '../exec/index.js';
 import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
 import { accountHostFor, runAccount, type AccountHost } from './account-statements.js';
 import { afterStatement, aroundStatement, currentAccount } from './statement-hooks.js';
@@ -33,23 +33,13 @@ import { StatementControl } from './statement-control.js';
 import { noteSlow, recordFailure, type StatementEvent } from './statement-log.js';
 import type { ProcessInfo } from './show-server.js';
 import { canonicalVariableName } from './system-variables.js';
-import { TransactionControl } from './transaction-control.js';
+import { TransactionControl, type Prefetch } from './transaction-control.js';
+import { isCurrentRead, isDataStatement, prefetchFor, type Planner } from './data-statements.js';
 import type { ExecResult, PreparedStatement, ResultColumn, Session, SessionOptions } from './types.js';
 import { connectionVariables, SessionVariables } from './variable-store.js';
 import { SessionCounters } from './session-counters.js';
 
-/** Plans a data statement against the schema of the transaction it runs in. */
-export type Planner = (schema: Schema) => CompiledStatement;
-
-const DATA_KINDS: ReadonlySet<string> = new Set(['select', 'insert', 'update', 'delete', 'explain']);
-/** Data statements whose plan may start with a point get (prefetch-keys.ts); an INSERT's never does, and may be large to plan twice. */
-const POINT_KINDS: ReadonlySet<string> = new Set(['select', 'update', 'delete']);
-
-/** Statements that read the latest committed rows inside a transaction, as InnoDB's do (transaction-control.ts). */
-function isCurrentRead(stmt: Statement): boolean {
-  if (stmt.kind === 'select') return stmt.lock !== undefined;
-  return stmt.kind === 'insert' || stmt.kind === 'update' || stmt.kind === 'delete';
-}
+export type { Planner } from './data-statements.js';
 
 export class SessionImpl extends SessionCounters implements Session, ContextHost, SetHost, PreparedHost {
   readonly connectionId: number;
@@ -217,8 +207,8 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
   }
 
   private dispatch(stmt: Statement, params: readonly Value[], planner: Planner): Promise<ExecResult> {
-    if (!DATA_KINDS.has(stmt.kind)) return this.dispatchOther(stmt, params);
-    return this.runData(planner, params, isCurrentRead(stmt), POINT_KINDS.has(stmt.kind));
+    if (!isDataStatement(stmt)) return this.dispatchOther(stmt, params);
+    return this.runData(planner, params, isCurrentRead(stmt), prefetchFor(stmt, this.engine, planner, params));
   }
 
   private async dispatchOther(stmt: Statement, params: readonly Value[]): Promise<ExecResult> {
@@ -270,7 +260,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
     }
   }
 
-  private runData(planner: Planner, params: readonly Value[], currentRead: boolean, guessKeys = false): Promise<ExecResult> {
+  private runData(planner: Planner, params: readonly Value[], currentRead: boolean, prefetch?: Prefetch): Promise<ExecResult> {
     const mark = this.diagnostics.mark();
     // Not async (a synchronous throw meets txc.run's try block like a rejection).
     return this.txc.run((txn, readOnly) => {
@@ -279,22 +269,7 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
       const cached = catalog.cachedSchemaFor(txn);
       if (cached !== undefined) return this.runPlanned(cached, txn, readOnly, planner, params);
       return catalog.schemaFor(txn).then((schema) => this.runPlanned(schema, txn, readOnly, planner, params));
-    }, currentRead, guessKeys ? () => this.prefetchKeys(planner, params) : undefined);
-  }
-
-  /**
-   * The keys the statement likely reads first (exec/prefetch-keys.ts), planned against the
-   * newest schema this node has seen; none when there is none yet or planning fails (the
-   * statement then plans, and fails, in its transaction as usual).
-   */
-  private prefetchKeys(planner: Planner, params: readonly Value[]): readonly Uint8Array[] {
-    const schema = this.engine.newestSchema();
-    if (schema === null) return [];
-    try {
-      return prefetchKeys(planner(schema).plan, params);
-    } catch {
-      return [];
-    }
+    }, currentRead, prefetch);
   }
 
   /** The data statement planned against `schema` and run in `txn`. */
