@@ -33,6 +33,8 @@ export class PointKeyer {
 
   /** The key for one value tuple; EMPTY when it cannot match; UNUSABLE when a scan must decide. */
   key(evals: readonly Evaluator[], ctx: ExecContext): PointKey | typeof EMPTY | typeof UNUSABLE {
+    // An int handle (every sysbench point select) skips keyFrom's closure.
+    if (this.intHandle) return this.intKey((evals[0] as Evaluator)([], ctx));
     return this.keyFrom(evals.length, (i) => (evals[i] as Evaluator)([], ctx));
   }
 
