@@ -14,14 +14,21 @@ import { routePeerQuestions } from './worker-peers.js';
 import { startStatus } from './node-ops.js';
 import { logRecovered, serveUntilSignal, type ServeOptions } from './serve.js';
 import { WorkerStatus } from './worker-status.js';
+import { allowedCpus, pinPreloadPath, WORKER_CPU_ENV, WORKER_PINNED_ENV, workerCpus } from './worker-cpus.js';
 
 /** Connection ids of worker i start at i * WORKER_ID_STRIDE + 1 (ids stay below 2^32). */
 const WORKER_ID_STRIDE = 100_000_000;
 
+export interface WorkerOptions {
+  /** Pin worker i to the i-th allowed CPU (worker-cpus.ts); default true. */
+  readonly pin?: boolean;
+}
+
 /** Runs `opts` in `workers` processes until a signal; in a worker process, serves directly. */
-export async function serveWorkers(opts: ServeOptions, workers: number): Promise<void> {
+export async function serveWorkers(opts: ServeOptions, workers: number, wopts: WorkerOptions = {}): Promise<void> {
   if (cluster.isWorker) {
     const index = Number(process.env['SHALE_WORKER_INDEX'] ?? '0');
+    logPinned(opts, index);
     const reportToPrimary = opts.status !== undefined;
     await serveUntilSignal({
       ...opts,
@@ -36,10 +43,33 @@ export async function serveWorkers(opts: ServeOptions, workers: number): Promise
     // The IPC channel to the primary would keep this process alive; everything is closed now.
     process.exit(0);
   }
-  await supervise(opts, workers);
+  await supervise(opts, workers, wopts.pin !== false);
 }
 
-async function supervise(opts: ServeOptions, count: number): Promise<void> {
+/** In a worker: says where pin-worker.cjs put it (nothing when it was not asked to). */
+function logPinned(opts: ServeOptions, index: number): void {
+  const cpu = process.env[WORKER_CPU_ENV];
+  if (cpu === undefined) return;
+  const outcome = process.env[WORKER_PINNED_ENV] ?? 'failed: the preload did not run';
+  if (outcome === cpu) opts.logger.info({ event: 'worker-pinned', index, pid: process.pid, cpu: Number(cpu) }, 'worker pinned to a CPU');
+  else opts.logger.warn({ event: 'worker-pin-failed', index, cpu: Number(cpu), reason: outcome }, 'could not pin the worker to its CPU; it runs on any');
+}
+
+/** CPUs for the workers when pinning applies; also points cluster.fork at the preload. */
+function pinPlan(count: number, pin: boolean, logger: ServeOptions['logger']): readonly number[] | undefined {
+  if (!pin) return undefined;
+  const cpus = workerCpus(count, allowedCpus());
+  if (cpus === undefined) return undefined;
+  const preload = pinPreloadPath();
+  if (preload === undefined) {
+    logger.warn({ event: 'worker-pin-unavailable' }, 'pin-worker.cjs is not built (running from source?): workers are not pinned');
+    return undefined;
+  }
+  cluster.setupPrimary({ execArgv: [...process.execArgv, '--require', preload] });
+  return cpus;
+}
+
+async function supervise(opts: ServeOptions, count: number, pin: boolean): Promise<void> {
   const logger = opts.logger;
   assertSharedOpenSafe(opts.store);
   // Crash recovery of the embedded store runs here, once, before any worker opens it.
@@ -57,8 +87,14 @@ async function supervise(opts: ServeOptions, count: number): Promise<void> {
   const live = new Set<Worker>();
   const byIndex = new Map<number, Worker>();
   routePeerQuestions((conn) => byIndex.get(Math.floor((conn - 1) / WORKER_ID_STRIDE)));
+  const cpus = pinPlan(count, pin, logger);
   const fork = (index: number): void => {
-    const worker = cluster.fork({ SHALE_WORKER_INDEX: String(index), SHALE_LISTEN_PORT: String(balancer.port) });
+    const cpu = cpus?.[index];
+    const worker = cluster.fork({
+      SHALE_WORKER_INDEX: String(index),
+      SHALE_LISTEN_PORT: String(balancer.port),
+      ...(cpu !== undefined ? { [WORKER_CPU_ENV]: String(cpu) } : {}),
+    });
     live.add(worker);
     byIndex.set(index, worker);
     // IPC errors of a dying worker (a send racing its exit) must not take the primary down.
