@@ -64,7 +64,7 @@ export function buildProgram(): Command {
       'KV store URL (overrides --data-dir): lmdb://<dir> for the embedded store, or etcd://host:port[,host:port...][/prefix] for an etcd v3 cluster shared by many SQL nodes',
     )
     .option('--workers <n>', 'SQL processes sharing the port and the store (use the CPU cores)', parseWorkers, 1)
-    .option('--no-pin-workers', 'with --workers N and at least N CPUs, do not pin worker i to CPU i (pinned: faster commits)')
+    .option('--no-pin-workers', 'with --workers N on N CPUs, do not pin worker i to CPU i (pinned: faster commits)')
     .option('--initial-password <pw>', "password of 'root'@'%' set on the first start only (while the store has no accounts); later starts keep the stored one. Never logged (default: empty)")
     .option('--status-host <addr>', 'address of the status HTTP server (default: --host)')
     .option('--status-port <n>', STATUS_PORT_HELP, parsePort, DEFAULT_STATUS_PORT)

@@ -1,6 +1,6 @@
 /**
  * CPU pinning of `shale serve --workers N` (on by default, `--no-pin-workers` turns it off). With
- * as many workers as CPUs, worker i runs on the i-th CPU this process may use: its event loop and
+ * exactly as many workers as CPUs, worker i runs on the i-th CPU this process may use: its event loop and
  * libuv's pool threads (which run lmdb-js's write transactions and the redo log's `fdatasync`)
  * share that CPU, so the hand-offs of a commit between them are wake-ups on one CPU instead of
  * interrupts across CPUs, and the two workers' event loops never crowd onto one core. V8's own
@@ -49,12 +49,15 @@ export function allowedCpus(statusText?: string): number[] | undefined {
 }
 
 /**
- * The CPU of each of `workers` workers, or undefined (no pinning): pinning pays with two or more
- * workers and no more of them than CPUs; beyond that the scheduler balances better alone.
+ * The CPU of each of `workers` workers, or undefined (no pinning). Only when there is one worker
+ * per allowed CPU, i.e. the server was sized to take the whole machine (or its container's CPU
+ * set): with fewer workers than CPUs, pinning every server's workers to the first CPUs would crowd
+ * several servers (or containers limited by a CPU quota rather than a CPU set) onto the same
+ * cores while others idle; with more, the scheduler balances better alone.
  */
 export function workerCpus(workers: number, cpus: readonly number[] | undefined): readonly number[] | undefined {
-  if (cpus === undefined || workers < 2 || workers > cpus.length) return undefined;
-  return cpus.slice(0, workers);
+  if (cpus === undefined || workers < 2 || workers !== cpus.length) return undefined;
+  return cpus.slice();
 }
 
 /** The preload that pins a worker (dist/cli/pin-worker.cjs); undefined when not built (run from source). */

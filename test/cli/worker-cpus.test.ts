@@ -27,14 +27,15 @@ describe('allowedCpus', () => {
 });
 
 describe('workerCpus', () => {
-  it('gives worker i the i-th allowed CPU', () => {
+  it('gives worker i the i-th allowed CPU when there is one worker per CPU', () => {
     expect(workerCpus(2, [0, 1])).toEqual([0, 1]);
-    expect(workerCpus(2, [4, 6, 7])).toEqual([4, 6]);
+    expect(workerCpus(3, [4, 6, 7])).toEqual([4, 6, 7]);
     expect(workerCpus(4, [0, 1, 2, 3])).toEqual([0, 1, 2, 3]);
   });
 
-  it('does not pin one worker, more workers than CPUs, or where the CPUs are unknown', () => {
-    expect(workerCpus(1, [0, 1])).toBeUndefined();
+  it('does not pin one worker, fewer or more workers than CPUs, or where the CPUs are unknown', () => {
+    expect(workerCpus(1, [0])).toBeUndefined();
+    expect(workerCpus(2, [4, 6, 7])).toBeUndefined(); // other servers may pin to the same first CPUs
     expect(workerCpus(3, [0, 1])).toBeUndefined();
     expect(workerCpus(2, undefined)).toBeUndefined();
   });
