@@ -88,6 +88,24 @@ describe.runIf(linux)('--workers 2 CPU pinning', () => {
     }
   });
 
+  it('a worker that cannot be pinned (no taskset on PATH) says so and serves unpinned', async () => {
+    const dir = tempDir('pinfail');
+    const node = await spawnNode(dir, ['--workers', '2'], { PATH: '/nonexistent' });
+    try {
+      if (cpus.length !== 2) {
+        expect(node.startupLog).not.toContain('worker-pin');
+        return;
+      }
+      expect([...node.startupLog.matchAll(/"event":"worker-pin-failed"/g)].length).toBe(2);
+      expect(node.startupLog).not.toContain('"worker-pinned"');
+      await writeOnBothWorkers(node);
+      for (const pid of childrenOf(node.child.pid as number)) expect(new Set(threadCpus(pid))).toEqual(new Set([all]));
+    } finally {
+      await node.stop();
+      removeDir(dir);
+    }
+  });
+
   it('--no-pin-workers leaves every thread on every CPU', async () => {
     const dir = tempDir('nopin');
     const node = await spawnNode(dir, ['--workers', '2', '--no-pin-workers']);
