@@ -18,21 +18,34 @@ const NEAR_TEXT_MAX = 80;
 
 export async function handleQuery(conn: Connection, payload: Buffer): Promise<void> {
   const session = conn.requireSession();
+  // A large literal-rows INSERT is read from the bytes, without the whole text as one string.
+  const bulk = session.queryBytes(payload, 1, new SocketRowSink(conn, false, false));
+  if (bulk !== undefined) {
+    await reply(conn, bulk, false);
+    return;
+  }
   const sql = decodeSurrogateEscape(payload, 1);
   const pieces = session.splitStatements(sql);
   if (pieces.length === 0) throw SqlError.of('ER_EMPTY_QUERY');
   if (pieces.length > 1 && !conn.multiStatements) throw SqlError.of('ER_PARSE_ERROR', nearText(sql, pieces), 1);
   for (let i = 0; i < pieces.length; i++) {
-    let result: ExecResult;
-    try {
-      result = await session.query(pieces[i] as string, new SocketRowSink(conn, false, i < pieces.length - 1));
-    } catch (err) {
-      writeErr(conn.writer, errorFields(err, conn.log, 'query'));
-      return;
-    }
-    const sending = sendResult(conn, result, i < pieces.length - 1, false);
-    if (sending !== undefined) await sending;
+    const more = i < pieces.length - 1;
+    if (!(await reply(conn, session.query(pieces[i] as string, new SocketRowSink(conn, false, more)), more))) return;
   }
+}
+
+/** Sends one statement's result (MORE_RESULTS_EXISTS set when `more`) or its error; false after an error. */
+async function reply(conn: Connection, running: Promise<ExecResult>, more: boolean): Promise<boolean> {
+  let result: ExecResult;
+  try {
+    result = await running;
+  } catch (err) {
+    writeErr(conn.writer, errorFields(err, conn.log, 'query'));
+    return false;
+  }
+  const sending = sendResult(conn, result, more, false);
+  if (sending !== undefined) await sending;
+  return true;
 }
 
 /** The text from the second statement on, as MySQL's parser would quote it. */

@@ -21,3 +21,4 @@ export { assert, assertNever } from './assert.js';
 export { listen } from './listen.js';
 export { allocBytes, copyBytes, MAX_POOLED } from './byte-slab.js';
 export { pidAlive } from './process.js';
+export { LazyText } from './lazy-text.js';

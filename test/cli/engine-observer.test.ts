@@ -175,6 +175,31 @@ describe('slow-query log', () => {
     await s.close();
   });
 
+  it('a large INSERT read from its bytes logs its text like one read from a string', async () => {
+    const s = await open();
+    lines.length = 0;
+    const rows = Array.from({ length: 1500 }, (_, i) => `(${100 + i}, ${i}, 'é${i}')`).join(', ');
+    const sql = `INSERT INTO t VALUES ${rows}`;
+    const payload = Buffer.concat([Buffer.from([3]), Buffer.from(sql)]);
+    expect(payload.length).toBeGreaterThan(16 * 1024);
+    const run = s.queryBytes(payload, 1);
+    expect(run).toBeDefined();
+    expect(await run).toMatchObject({ kind: 'ok', affectedRows: 1500n });
+    await s.query('DELETE FROM t WHERE id >= 100');
+    await s.query(sql);
+    const [bytes, , text] = slowLines();
+    expect(bytes).toMatchObject({ kind: 'insert', query: 'INSERT INTO t VALUES (...) /* , ... */', rowsAffected: 1500 });
+    expect(bytes!['digest']).toBe(text!['digest']);
+    expect(text).toMatchObject({ query: bytes!['query'], rowsAffected: 1500 });
+    lines.length = 0;
+    // Anything else is left to query(): nothing ran, nothing was logged.
+    expect(s.queryBytes(Buffer.from('\x03SELECT 1'), 1)).toBeUndefined();
+    expect(s.queryBytes(Buffer.concat([payload, Buffer.from('; SELECT 1')]), 1)).toBeUndefined();
+    expect(slowLines()).toHaveLength(0);
+    await s.query('DELETE FROM t WHERE id >= 100');
+    await s.close();
+  });
+
   it('respects @@long_query_time (set by --slow-query-ms) per session', async () => {
     const s = await open();
     await s.query('SET SESSION long_query_time = 100');

@@ -18,7 +18,7 @@
  */
 import type { Expr, InsertStmt } from './ast.js';
 import { Cursor } from './cursor.js';
-import { keywordValue, negate, parseInsertHead } from './fast-insert.js';
+import { keywordValue, negate, parseInsertHead, type InsertHead } from './fast-insert.js';
 import { isDigit, isIdentChar, isSpace, scanNumber, scanString, tokenizeInsertHead } from './lexer.js';
 
 /** Shorter statements take the token path and stay eligible for the statement cache's digest. */
@@ -28,19 +28,27 @@ const MAX_HEAD_TOKENS = 4096;
 
 /** The statement, or undefined when `sql` is not a plain literal-rows INSERT (see above). */
 export function parseBulkInsert(sql: string): InsertStmt | undefined {
+  const head = parseBulkHead(sql);
+  if (head === undefined) return undefined;
+  const rows = new RowScanner(sql, head.end).rows();
+  return rows === undefined ? undefined : { ...head.insert, rows };
+}
+
+/** The INSERT up to VALUES (rows still empty) and where its rows start in `sql`. */
+export function parseBulkHead(sql: string): { insert: InsertHead; end: number } | undefined {
   const head = tokenizeInsertHead(sql, MAX_HEAD_TOKENS);
   if (head === undefined) return undefined;
   const c = new Cursor(sql, head.tokens);
   const insert = parseInsertHead(c);
   if (insert === undefined || !c.atEnd()) return undefined;
-  const rows = new RowScanner(sql, head.end).rows();
-  return rows === undefined ? undefined : { ...insert, rows };
+  return { insert, end: head.end };
 }
 
-class RowScanner {
+/** Scans `(v, ...), (...)` from `pos`: all rows at once (rows) or one step at a time (bulk-insert-bytes.ts). */
+export class RowScanner {
   constructor(
     private readonly s: string,
-    private pos: number,
+    public pos: number,
   ) {}
 
   rows(): Expr[][] | undefined {
@@ -50,11 +58,17 @@ class RowScanner {
       if (row === undefined) return undefined;
       rows.push(row);
     } while (this.accept(44)); // ,
-    while (this.pos < this.s.length && (isSpace(this.s.charCodeAt(this.pos)) || this.s.charCodeAt(this.pos) === 59)) this.pos++;
-    return this.pos === this.s.length ? rows : undefined;
+    return this.restIsEnd() ? rows : undefined;
   }
 
-  private row(): Expr[] | undefined {
+  /** True when only whitespace and `;` are left (what may follow the last row); skips them. */
+  restIsEnd(): boolean {
+    while (this.pos < this.s.length && (isSpace(this.s.charCodeAt(this.pos)) || this.s.charCodeAt(this.pos) === 59)) this.pos++;
+    return this.pos === this.s.length;
+  }
+
+  /** One `(...)` row, or undefined (a value this scanner does not take, or the text ends first). */
+  row(): Expr[] | undefined {
     if (!this.accept(40)) return undefined; // (
     const row: Expr[] = [];
     if (this.accept(41)) return row; // )
@@ -67,7 +81,7 @@ class RowScanner {
   }
 
   /** Skips whitespace; consumes `ch` if it comes next. */
-  private accept(ch: number): boolean {
+  accept(ch: number): boolean {
     this.skipSpace();
     if (this.s.charCodeAt(this.pos) !== ch) return false;
     this.pos++;

@@ -5,3 +5,5 @@ export { splitStatements, countPlaceholders } from './split.js';
 export { StatementCache, type CachedParse } from './statement-cache.js';
 export { normalizeStatement } from './normalize.js';
 export { statementHints, type StatementHints } from './hints.js';
+export { BULK_MIN_CHARS } from './bulk-insert.js';
+export { parseBulkInsertBytes } from './bulk-insert-bytes.js';

@@ -7,8 +7,9 @@ import type { Schema } from '../../catalog/index.js';
 import { isSqlError, SqlError } from '../../errors/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { RowSink, Value } from '../../types/index.js';
+import { LazyText } from '../../util/index.js';
 import type { CompiledStatement } from '../exec/index.js';
-import { parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
+import { BULK_MIN_CHARS, parseBulkInsertBytes, parseStatement, splitStatements, type Statement, type VarScope } from '../parse/index.js';
 import { accountHostFor, runAccount, type AccountHost } from './account-statements.js';
 import { afterStatement, aroundStatement, currentAccount } from './statement-hooks.js';
 import type { AsyncEnv } from './async-calls.js';
@@ -121,6 +122,16 @@ export class SessionImpl extends SessionCounters implements Session, ContextHost
     }
     const { stmt, params, digest } = parsed;
     return this.runStatement(stmt, params, (schema) => this.compiled.get(digest, stmt, schema, this.db));
+  }
+
+  /** COM_QUERY as bytes: a large literal-rows INSERT read from them (bulk-insert-bytes.ts); else undefined, nothing done. */
+  queryBytes(payload: Uint8Array, start: number, rowSink?: RowSink): Promise<ExecResult> | undefined {
+    if (payload.length - start < BULK_MIN_CHARS) return undefined;
+    const stmt = parseBulkInsertBytes(payload, start);
+    if (stmt === undefined) return undefined;
+    this.engine.counters.questions++;
+    this.control.beginCommand('Query', new LazyText(payload, start), rowSink);
+    return this.runStatement(stmt, [], (schema) => this.compiled.get(null, stmt, schema, this.db));
   }
 
   async prepare(sql: string): Promise<PreparedStatement> {

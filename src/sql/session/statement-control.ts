@@ -13,6 +13,7 @@ import type { Txn } from '../../txn/index.js';
 import { Cancellation, type InterruptReason } from '../exec/index.js';
 import { normalizeStatement, statementHints, type Statement } from '../parse/index.js';
 import type { RowSink, Value } from '../../types/index.js';
+import type { LazyText } from '../../util/index.js';
 import { backfillReporter } from './backfill-progress.js';
 import type { EngineCore } from './engine-core.js';
 import { infoSchemaRows } from './info-schema-rows.js';
@@ -38,10 +39,11 @@ export class StatementControl implements KillTarget {
   private stateText: string | null = null;
   private killedConnection = false;
   private command = 'Sleep';
-  private sql: string | null = null;
+  /** The running command's text; a LazyText until someone reads it (a large INSERT read from its bytes). */
+  private sql: string | LazyText | null = null;
   private since = Date.now();
   /** The last text shownText() / statementHints() ran on and their results (a prepared statement repeats its text). */
-  private shownFor: string | null = null;
+  private shownFor: string | LazyText | null = null;
   private shown: string | null = null;
   private hintsFor: string | null = null;
   private hintMs: number | undefined;
@@ -80,12 +82,12 @@ export class StatementControl implements KillTarget {
     if (sql === null) return null;
     if (sql !== this.shownFor) {
       this.shownFor = sql;
-      this.shown = shownText(sql);
+      this.shown = shownText(typeof sql === 'string' ? sql : sql.text);
     }
     return this.shown;
   }
 
-  beginCommand(command: string, sql: string, rowSink?: RowSink): void {
+  beginCommand(command: string, sql: string | LazyText, rowSink?: RowSink): void {
     this.command = command;
     this.sql = sql;
     this.since = Date.now();

@@ -54,6 +54,8 @@ export interface Session {
   splitStatements(sql: string): string[];
   /** Runs one statement of a COM_QUERY. Throws SqlError. */
   query(sql: string, rowSink?: RowSink): Promise<ExecResult>;
+  /** COM_QUERY from its bytes when it is a large literal-rows INSERT (no decoded text); else undefined: decode and query(). */
+  queryBytes(payload: Uint8Array, start: number, rowSink?: RowSink): Promise<ExecResult> | undefined;
   /** COM_STMT_PREPARE. Throws SqlError (ER_UNSUPPORTED_PS for statements that cannot be prepared). */
   prepare(sql: string): Promise<PreparedStatement>;
   /** COM_FIELD_LIST: the columns of `table` in the current database, with defaultText set. */

@@ -145,6 +145,11 @@ class FakeSession implements Session {
     return sql.split(';').map((s) => s.trim()).filter((s) => s !== '');
   }
 
+  /** The fake reads no statement from bytes: the server decodes the text and calls query(). */
+  queryBytes(): undefined {
+    return undefined;
+  }
+
   async query(sql: string): Promise<ExecResult> {
     this.engine.received.queries.push(sql);
     const up = sql.toUpperCase();
