@@ -184,7 +184,8 @@ async function backfillBatch(
   const page = await txn.scanMapped(range, { limit }, entryMapper(table, index));
   const entries = page.items;
   if (index.unique) await checkUnique(txn, table, index, entries);
-  for (const e of entries) txn.put(e.key, e.value);
+  // Each row has one entry, and batches cover disjoint rows: every key is new to the transaction.
+  for (const e of entries) txn.putNew(e.key, e.value);
   // A full page carries its last key (the next batch starts past it); a short one ends the table.
   const next = page.lastKey === undefined ? undefined : keyNext(page.lastKey);
   return { rows: entries.length, next, lastKey: page.lastKey };

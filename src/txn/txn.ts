@@ -106,6 +106,12 @@ export class KvTxn implements Txn {
     if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
+  putNew(key: Uint8Array, value: Uint8Array): void {
+    const buf = this.writable();
+    buf.writeNew(key, value, this.since);
+    if (buf.bytes > this.maxBytes) throw this.tooLarge();
+  }
+
   delete(key: Uint8Array, derived = false): void {
     const buf = this.writable();
     buf.write(key, null, this.since, derived);

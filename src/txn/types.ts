@@ -46,6 +46,12 @@ export interface Txn {
    * locked, is checked.
    */
   put(key: Uint8Array, value: Uint8Array, derived?: boolean): void;
+  /**
+   * put() of a key this transaction has not written, distinct from every other putNew key (the
+   * caller's promise: an index backfill's entries). Cheaper per key for large batches; the
+   * transaction throws if a later access finds the promise broken.
+   */
+  putNew(key: Uint8Array, value: Uint8Array): void;
   delete(key: Uint8Array, derived?: boolean): void;
   /**
    * Adds keys whose snapshot value this txn depends on (SELECT ... FOR UPDATE, the definition

@@ -59,11 +59,13 @@ export class WriteBuffer {
   private readonly undo: UndoRecord[] = [];
   private sorted: BufferEntry[] = [];
   private pending: BufferEntry[] = [];
+  /** writeNew's entries not yet in `entries` (mapped on the first access that needs ids). */
+  private unmapped: BufferEntry[] = [];
   private deadInSorted = 0;
   private byteCount = 0;
 
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + this.unmapped.length;
   }
 
   /** Bytes of the live entries' keys and values (what commit would send). */
@@ -73,6 +75,7 @@ export class WriteBuffer {
 
   /** The buffered entry for `key`, if any (value null = deleted by this txn). */
   lookup(key: Uint8Array): BufferEntry | undefined {
+    if (this.unmapped.length > 0) this.mapAll();
     return this.entries.size === 0 ? undefined : this.entries.get(keyId(key));
   }
 
@@ -82,6 +85,7 @@ export class WriteBuffer {
    * it stays `derived` only if every write of it was.
    */
   write(key: Uint8Array, value: Uint8Array | null, since?: bigint, derived = false): void {
+    if (this.unmapped.length > 0) this.mapAll();
     const id = keyId(key);
     const entry = this.entries.get(id);
     if (entry !== undefined) {
@@ -99,8 +103,33 @@ export class WriteBuffer {
     this.undo.push(created);
   }
 
+  /**
+   * A put of a key this buffer holds no entry for, distinct from every other writeNew key (the
+   * caller's promise, e.g. an index backfill's entries): like write(), but the entry gets its map
+   * id only when a lookup, write, lock or rollback needs one, so a batch of new entries costs no
+   * id string and no map insertion per key.
+   */
+  writeNew(key: Uint8Array, value: Uint8Array, since?: bigint, derived = false): void {
+    this.byteCount += key.byteLength + value.byteLength;
+    const created: BufferEntry = { key, value, dead: false, since, derived };
+    this.unmapped.push(created);
+    this.pending.push(created);
+    this.undo.push(created);
+  }
+
+  /** Gives writeNew's entries their map ids; a key written before breaks writeNew's promise. */
+  private mapAll(): void {
+    for (const e of this.unmapped) {
+      const id = keyId(e.key);
+      if (this.entries.has(id)) throw new Error('WriteBuffer.writeNew: a key the buffer already held');
+      this.entries.set(id, e);
+    }
+    this.unmapped = [];
+  }
+
   /** Checks `key` at commit from `since` (undefined: the txn's snapshot); a key locked twice keeps the earlier base. */
   lock(key: Uint8Array, since?: bigint): void {
+    if (this.unmapped.length > 0) this.mapAll();
     const id = keyId(key);
     const held = this.locks.get(id);
     if (held !== undefined) {
@@ -117,6 +146,7 @@ export class WriteBuffer {
 
   /** Undoes every write and lock recorded after checkpoint `cp`. */
   rollbackTo(cp: number): void {
+    if (this.unmapped.length > 0) this.mapAll();
     while (this.undo.length > cp) {
       const rec = this.undo.pop() as UndoRecord;
       if (!('kind' in rec)) {
@@ -147,21 +177,20 @@ export class WriteBuffer {
   mutations(): Mutation[] {
     const out: Mutation[] = [];
     const locked = this.locks.size > 0;
+    if (locked && this.unmapped.length > 0) this.mapAll();
+    // Unlocked (so checked from their own base alone) and never overwritten: as written.
+    for (const e of this.unmapped) out.push(e.derived ? derivedMutation(e) : checkedMutation(e, e.since));
     for (const [id, e] of this.entries) {
       const lock = locked ? this.locks.get(id) : undefined;
-      if (e.derived && lock === undefined) {
-        out.push(e.value === null ? { op: 'del', key: e.key, derived: true } : { op: 'put', key: e.key, value: e.value, derived: true });
-        continue;
-      }
-      const since = lock === undefined ? e.since : earlier(e.since, lock.since);
-      const m: Mutation = e.value === null ? { op: 'del', key: e.key } : { op: 'put', key: e.key, value: e.value };
-      out.push(since === undefined ? m : { ...m, since });
+      if (e.derived && lock === undefined) out.push(derivedMutation(e));
+      else out.push(checkedMutation(e, lock === undefined ? e.since : earlier(e.since, lock.since)));
     }
     return out;
   }
 
   /** Locked keys not also written (written keys are checked anyway): from the txn's snapshot, or from a later read. */
   lockOnlyChecks(): { keys: Uint8Array[]; later: CheckedKey[] } {
+    if (this.unmapped.length > 0 && this.locks.size > 0) this.mapAll();
     const keys: Uint8Array[] = [];
     const later: CheckedKey[] = [];
     for (const [id, lock] of this.locks) {
@@ -179,6 +208,17 @@ export class WriteBuffer {
     this.deadInSorted = 0;
     this.sorted = fresh.length === 0 ? old : mergeSorted(old, fresh);
   }
+}
+
+/** A live entry as a commit's mutation checked from `since` (undefined: the txn's snapshot). */
+function checkedMutation(e: BufferEntry, since: bigint | undefined): Mutation {
+  const m: Mutation = e.value === null ? { op: 'del', key: e.key } : { op: 'put', key: e.key, value: e.value };
+  return since === undefined ? m : { ...m, since };
+}
+
+/** A derived entry (kv.ts Mutation: no check of its own) as a commit's mutation. */
+function derivedMutation(e: BufferEntry): Mutation {
+  return e.value === null ? { op: 'del', key: e.key, derived: true } : { op: 'put', key: e.key, value: e.value, derived: true };
 }
 
 function mergeSorted(a: readonly BufferEntry[], b: readonly BufferEntry[]): BufferEntry[] {

@@ -150,6 +150,10 @@ class MemTxn implements Txn {
     return out.slice(0, opts.limit);
   }
 
+  putNew(key: Uint8Array, value: Uint8Array): void {
+    this.put(key, value);
+  }
+
   put(key: Uint8Array, value: Uint8Array): void {
     this.ops.push({ kind: 'put', key: key.slice(), value: value.slice() });
   }

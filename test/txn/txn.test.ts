@@ -150,6 +150,7 @@ describe('txn over the embedded store', () => {
           fc.oneof(
             fc.record({ t: fc.constant('put' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e'), v: fc.string({ maxLength: 3 }) }),
             fc.record({ t: fc.constant('del' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
+            fc.record({ t: fc.constant('new' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e'), v: fc.string({ maxLength: 3 }) }),
             fc.record({ t: fc.constant('cp' as const) }),
             fc.record({ t: fc.constant('undo' as const) }),
             fc.record({ t: fc.constant('scan' as const), limit: fc.integer({ min: 1, max: 6 }), reverse: fc.boolean() }),
@@ -159,22 +160,28 @@ describe('txn over the embedded store', () => {
         async (ops) => {
           const txn = await txns.begin();
           let model = new Map<string, string>([['a', 'snap-a'], ['c', 'snap-c'], ['e', 'snap-e']]);
-          const marks: Array<{ cp: number; model: Map<string, string> }> = [];
+          // Keys with a buffered write: putNew takes only the others (its promise).
+          let written = new Set<string>();
+          const marks: Array<{ cp: number; model: Map<string, string>; written: Set<string> }> = [];
           for (const op of ops) {
-            if (op.t === 'put') {
-              txn.put(b(op.k), b(op.v));
+            if (op.t === 'put' || (op.t === 'new' && !written.has(op.k))) {
+              if (op.t === 'new') txn.putNew(b(op.k), b(op.v));
+              else txn.put(b(op.k), b(op.v));
               model.set(op.k, op.v);
+              written.add(op.k);
             } else if (op.t === 'del') {
               txn.delete(b(op.k));
               model.delete(op.k);
-            } else if (op.t === 'cp') marks.push({ cp: txn.checkpoint(), model: new Map(model) });
+              written.add(op.k);
+            } else if (op.t === 'cp') marks.push({ cp: txn.checkpoint(), model: new Map(model), written: new Set(written) });
             else if (op.t === 'undo') {
               const m = marks.pop();
               if (m !== undefined) {
                 txn.rollbackTo(m.cp);
                 model = m.model;
+                written = m.written;
               }
-            } else {
+            } else if (op.t === 'scan') {
               const got = await txn.scan({ start: b('a'), end: b('f') }, { limit: op.limit, reverse: op.reverse });
               const want = [...model].sort(([x], [y]) => (x < y ? -1 : 1));
               if (op.reverse) want.reverse();
@@ -186,6 +193,34 @@ describe('txn over the embedded store', () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it('putNew keys are read back, committed and checked like put keys; a broken promise throws', async () => {
+    await seed(['n2']);
+    const sent: Mutation[][] = [];
+    const spy = createTxnStore({ ...kv, url: kv.url, snapshot: () => kv.snapshot(), commit: (r) => (sent.push([...r.mutations]), kv.commit(r)) });
+    const txn = await spy.begin();
+    txn.putNew(b('n1'), b('1'));
+    txn.putNew(b('n2'), b('2'));
+    txn.putNew(b('n3'), b('3'));
+    expect(txn.writeCount).toBe(3);
+    expect(s(await txn.get(b('n2')))).toBe('2');
+    txn.lockKeys([b('n3')]);
+    txn.putNew(b('n4'), b('4'));
+    await txn.commit();
+    expect(sent[0]?.map((m) => `${s(m.key)}=${m.op === 'put' ? s(m.value) : 'del'}${m.derived === true ? ' derived' : ''}`).sort()).toEqual(['n1=1', 'n2=2', 'n3=3', 'n4=4']);
+    expect(await txns.view(async (t) => (await t.batchGet(['n1', 'n2', 'n3', 'n4'].map(b))).map(s))).toEqual(['1', '2', '3', '4']);
+
+    const late = await txns.begin();
+    late.putNew(b('n1'), b('again'));
+    await txns.update(async (t) => t.put(b('n1'), b('changed')));
+    await expect(late.commit()).rejects.toMatchObject({ errno: 1213 });
+
+    const broken = await txns.begin();
+    broken.put(b('x'), b('1'));
+    broken.putNew(b('x'), b('2'));
+    expect(() => broken.get(b('x'))).toThrow(/writeNew: a key the buffer already held/);
+    broken.rollback();
   });
 
   it('lockKeys makes the commit conflict when a locked key changed', async () => {

@@ -126,6 +126,10 @@ class MemTxn implements Txn {
     return Promise.resolve(all.slice(0, opts.limit));
   }
 
+  putNew(key: Uint8Array, value: Uint8Array): void {
+    this.put(key, value);
+  }
+
   put(key: Uint8Array, value: Uint8Array): void {
     this.write(key, value);
   }
