@@ -35,6 +35,10 @@ class InstrumentedStore implements Store {
     return this.inner.url;
   }
 
+  get checksAbsent(): boolean {
+    return this.inner.checksAbsent === true;
+  }
+
   snapshot(): Promise<Snapshot> {
     const t = performance.now();
     return this.inner.snapshot().then((snap) => {

@@ -95,10 +95,24 @@ export interface Snapshot {
  * only with that row's record key), so a conflict on it is already a conflict on the covering
  * key. A store may then skip its check, and apply a `del` without keeping the delete's
  * timestamp (no tombstone): nothing asks when a derived key was last written.
+ *
+ * `absent`: the key must hold no live value when the transaction commits, besides passing its
+ * conflict check (a row under a generated AUTO_INCREMENT id: another process's id block, or an
+ * UPDATE of the id, may have put a row there). The commit then fails with KeyExistsError, and
+ * nothing is applied. Stores that check it say so (Store.checksAbsent); for others the
+ * transaction layer reads such keys at its snapshot before committing.
  */
 export type Mutation =
-  | { readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array; readonly since?: bigint; readonly derived?: true }
-  | { readonly op: 'del'; readonly key: Uint8Array; readonly since?: bigint; readonly derived?: true };
+  | { readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array; readonly since?: bigint; readonly derived?: true; readonly absent?: true }
+  | { readonly op: 'del'; readonly key: Uint8Array; readonly since?: bigint; readonly derived?: true; readonly absent?: true };
+
+/** A commit failed: a mutation marked `absent` found a live value at its key (nothing was applied). */
+export class KeyExistsError extends Error {
+  constructor(readonly key: Uint8Array) {
+    super('commit: a key that had to be absent holds a value');
+    this.name = 'KeyExistsError';
+  }
+}
 
 /**
  * A key a transaction read at a later snapshot than its own (a current read: what InnoDB's
@@ -132,6 +146,8 @@ export interface CommitRequest {
 export interface Store {
   /** Human-readable backend description for logs, e.g. `lmdb:///path`. */
   readonly url: string;
+  /** True when commit() itself checks mutations marked `absent` (Mutation). */
+  readonly checksAbsent?: boolean;
   /** Opens a snapshot at the latest committed state. */
   snapshot(): Promise<Snapshot>;
   /**

@@ -1,6 +1,7 @@
 import { SqlError } from '../errors/index.js';
-import { mapPairs, scanMappedOf, type KeyRange, type KvPair, type MappedPage, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
-import type { Txn } from './types.js';
+import { KeyExistsError, mapPairs, scanMappedOf, type KeyRange, type KvPair, type MappedPage, type Mutation, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
+import { toHex } from '../util/index.js';
+import type { ExistingKeyError, Txn } from './types.js';
 import { mergedScan } from './merge-scan.js';
 import { WriteBuffer } from './write-buffer.js';
 
@@ -25,6 +26,8 @@ export class KvTxn implements Txn {
   /** The current read's timestamp (check base of what it writes or locks); undefined outside one. */
   private since: bigint | undefined;
   private done = false;
+  /** What onExistingKey registered: turns a commit's KeyExistsError into the statement's error. */
+  private describers: ExistingKeyError[] | undefined;
   private maxBytes = Infinity;
   private maxBytesSetting = '';
 
@@ -106,6 +109,18 @@ export class KvTxn implements Txn {
     if (buf.bytes > this.maxBytes) throw this.tooLarge();
   }
 
+  putAbsent(key: Uint8Array, value: Uint8Array): boolean {
+    const buf = this.writable();
+    const written = buf.writeAbsent(key, value, this.since);
+    if (buf.bytes > this.maxBytes) throw this.tooLarge();
+    return written;
+  }
+
+  onExistingKey(describe: ExistingKeyError): void {
+    this.describers ??= [];
+    if (!this.describers.includes(describe)) this.describers.push(describe);
+  }
+
   putNew(key: Uint8Array, value: Uint8Array): void {
     const buf = this.writable();
     buf.writeNew(key, value, this.since);
@@ -178,10 +193,33 @@ export class KvTxn implements Txn {
       const { keys: checkKeys, later } = this.buf.lockOnlyChecks();
       if (this.buf.size === 0 && checkKeys.length === 0 && later.length === 0) return;
       const req = { startTs: this.snap.startTs, mutations: this.buf.mutations(), checkKeys };
+      if (this.kv.checksAbsent !== true) await this.checkAbsent(req.mutations);
       await this.kv.commit(later.length === 0 ? req : { ...req, laterChecks: later });
+    } catch (err) {
+      throw err instanceof KeyExistsError ? this.existing(err.key) : err;
     } finally {
       this.snap.release();
     }
+  }
+
+  /**
+   * For a store that does not check `absent` mutations itself: each must find no value at the
+   * snapshot (a value committed since then fails the commit's conflict check instead).
+   */
+  private async checkAbsent(mutations: readonly Mutation[]): Promise<void> {
+    const keys = mutations.filter((m) => m.absent === true).map((m) => m.key);
+    if (keys.length === 0) return;
+    const found = (await this.snap.batchGet(keys)).findIndex((v) => v !== undefined);
+    if (found >= 0) throw new KeyExistsError(keys[found] as Uint8Array);
+  }
+
+  /** The error for a key that had to be absent: what a registered describer makes of it, else a generic 1062. */
+  private existing(key: Uint8Array): Error {
+    for (const describe of this.describers ?? []) {
+      const err = describe(key);
+      if (err !== undefined) return err;
+    }
+    return SqlError.of('ER_DUP_ENTRY', toHex(key), 'PRIMARY');
   }
 
   rollback(): void {

@@ -4,6 +4,9 @@
  */
 import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Store } from '../kv/kv.js';
 
+/** The error for a putAbsent key that held a value at commit, or undefined when the key is another's. */
+export type ExistingKeyError = (key: Uint8Array) => Error | undefined;
+
 export interface Txn {
   /**
    * The timestamp reads see: every commit with commitTs <= startTs. The txn's own snapshot's,
@@ -52,6 +55,15 @@ export interface Txn {
    * transaction throws if a later access finds the promise broken.
    */
   putNew(key: Uint8Array, value: Uint8Array): void;
+  /**
+   * put() of a key that must hold no live value when the transaction commits (kv.ts Mutation
+   * `absent`: a row under a generated AUTO_INCREMENT id). False, writing nothing, when this
+   * transaction holds a live value for it. A stored value found at commit fails the commit with
+   * the error an onExistingKey describer gives for the key.
+   */
+  putAbsent(key: Uint8Array, value: Uint8Array): boolean;
+  /** Registers (once per function) how to report a putAbsent key found at commit (undefined: not mine). */
+  onExistingKey(describe: ExistingKeyError): void;
   delete(key: Uint8Array, derived?: boolean): void;
   /**
    * Adds keys whose snapshot value this txn depends on (SELECT ... FOR UPDATE, the definition

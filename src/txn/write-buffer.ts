@@ -13,6 +13,8 @@ export interface BufferEntry {
   dead: boolean;
   since: bigint | undefined;
   derived: boolean;
+  /** Written by writeAbsent: the commit requires the key to hold no stored live value (kv.ts Mutation). */
+  readonly absent: boolean;
 }
 
 /** A locked (checked) key and the timestamp its check counts from (undefined: the txn's snapshot). */
@@ -96,8 +98,27 @@ export class WriteBuffer {
       entry.derived &&= derived;
       return;
     }
+    this.create(id, key, value, since, derived, false);
+  }
+
+  /**
+   * A put whose key must hold no live value (kv.ts Mutation `absent`): false, writing nothing,
+   * when this buffer holds a live value for it. Over this buffer's own delete of the key it is a
+   * plain put (the delete removed the stored value).
+   */
+  writeAbsent(key: Uint8Array, value: Uint8Array, since?: bigint): boolean {
+    if (this.unmapped.length > 0) this.mapAll();
+    const id = keyId(key);
+    const entry = this.entries.get(id);
+    if (entry !== undefined && entry.value !== null) return false;
+    if (entry !== undefined) this.write(key, value, since);
+    else this.create(id, key, value, since, false, true);
+    return true;
+  }
+
+  private create(id: string, key: Uint8Array, value: Uint8Array | null, since: bigint | undefined, derived: boolean, absent: boolean): void {
     this.byteCount += key.byteLength + byteLength(value);
-    const created: BufferEntry = { key, value, dead: false, since, derived };
+    const created: BufferEntry = { key, value, dead: false, since, derived, absent };
     this.entries.set(id, created);
     this.pending.push(created);
     this.undo.push(created);
@@ -111,7 +132,7 @@ export class WriteBuffer {
    */
   writeNew(key: Uint8Array, value: Uint8Array, since?: bigint, derived = false): void {
     this.byteCount += key.byteLength + value.byteLength;
-    const created: BufferEntry = { key, value, dead: false, since, derived };
+    const created: BufferEntry = { key, value, dead: false, since, derived, absent: false };
     this.unmapped.push(created);
     this.pending.push(created);
     this.undo.push(created);
@@ -212,8 +233,16 @@ export class WriteBuffer {
 
 /** A live entry as a commit's mutation checked from `since` (undefined: the txn's snapshot). */
 function checkedMutation(e: BufferEntry, since: bigint | undefined): Mutation {
+  if (e.absent) return absentMutation(e, since);
   const m: Mutation = e.value === null ? { op: 'del', key: e.key } : { op: 'put', key: e.key, value: e.value };
   return since === undefined ? m : { ...m, since };
+}
+
+/** checkedMutation of a writeAbsent entry (one object per mutation: bulk INSERTs make thousands). */
+function absentMutation(e: BufferEntry, since: bigint | undefined): Mutation {
+  const { key, value } = e;
+  if (value === null) return since === undefined ? { op: 'del', key, absent: true } : { op: 'del', key, since, absent: true };
+  return since === undefined ? { op: 'put', key, value, absent: true } : { op: 'put', key, value, since, absent: true };
 }
 
 /** A derived entry (kv.ts Mutation: no check of its own) as a commit's mutation. */

@@ -154,6 +154,17 @@ class MemTxn implements Txn {
     this.put(key, value);
   }
 
+  /** Checks this transaction's writes only (the catalog tests store no generated ids). */
+  putAbsent(key: Uint8Array, value: Uint8Array): boolean {
+    if (this.buffer().get(toHex(key))?.value !== undefined) return false;
+    this.put(key, value);
+    return true;
+  }
+
+  onExistingKey(): void {
+    // Nothing reaches commit as a KeyExistsError here.
+  }
+
   put(key: Uint8Array, value: Uint8Array): void {
     this.ops.push({ kind: 'put', key: key.slice(), value: value.slice() });
   }

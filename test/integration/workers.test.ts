@@ -83,6 +83,26 @@ describe('--workers 2', () => {
     for (const c of conns) await c.end();
   }, 60_000);
 
+  it('a generated id that meets a row another worker inserted by hand is a 1062, not an overwrite', async () => {
+    const { conns, a, b } = await pairOnTwoWorkers('wids');
+    await a.query('CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10))');
+    // a's worker reserves a block of ids starting at 1; b's worker then stores id 3 by hand.
+    await a.query("INSERT INTO t (v) VALUES ('a1')");
+    await b.query("INSERT INTO t (id, v) VALUES (3, 'b3')");
+    await a.query("INSERT INTO t (v) VALUES ('a2')");
+    await expect(a.query("INSERT INTO t (v) VALUES ('a3')")).rejects.toMatchObject({ errno: 1062, message: "Duplicate entry '3' for key 't.PRIMARY'" });
+    await a.query("INSERT INTO t (v) VALUES ('a4'), ('a5')");
+    const [rows] = await b.query('SELECT id, v FROM t ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, v: 'a1' },
+      { id: 2, v: 'a2' },
+      { id: 3, v: 'b3' },
+      { id: 4, v: 'a4' },
+      { id: 5, v: 'a5' },
+    ]);
+    for (const c of conns) await c.end();
+  }, 60_000);
+
   it("a statement sees every commit another worker acknowledged before it (no stale read txn)", async () => {
     const { conns, a, b } = await pairOnTwoWorkers('vdb');
     await a.query('CREATE TABLE v (id INT PRIMARY KEY, n INT)');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { Mutation, Store } from '../../src/kv/index.js';
+import { KeyExistsError, type Mutation, type Store } from '../../src/kv/index.js';
 import { createTxnStore } from '../../src/txn/index.js';
 import { compareBytes, utf8Decode, utf8Encode } from '../../src/util/index.js';
 import { BACKENDS, selectedBackends, type BackendSpace } from './backends.js';
@@ -186,6 +186,38 @@ for (const name of selectedBackends()) {
       expect((await now.scan({ start: b('e'), end: b('f') }, { limit: 10 })).map((p) => s(p.key))).toEqual(['e2', 'e3']);
       expect((await mid.batchGet(['row', 'e1', 'e3'].map(b))).map(s)).toEqual(['r1', 'x', undefined]);
       for (const x of [old, mid, now]) x.release();
+    });
+
+    it('absent writes: a live key fails the commit as the describer says, nothing applied; a deleted key passes', async () => {
+      await write(store, { live: 'x', gone: 'y' }, []);
+      await write(store, {}, ['gone']);
+      const txns = createTxnStore(store);
+      const txn = await txns.begin();
+      expect(txn.putAbsent(b('other'), b('1'))).toBe(true);
+      expect(txn.putAbsent(b('live'), b('2'))).toBe(true);
+      expect(txn.putAbsent(b('other'), b('again'))).toBe(false);
+      txn.onExistingKey((key) => (s(key) === 'live' ? new Error('row live exists') : undefined));
+      await expect(txn.commit()).rejects.toThrow('row live exists');
+      const after = await txns.view(async (t) => (await t.batchGet([b('live'), b('other')])).map(s));
+      expect(after).toEqual(['x', undefined]);
+      await txns.update(async (t) => {
+        expect(t.putAbsent(b('gone'), b('back'))).toBe(true);
+        expect(t.putAbsent(b('fresh'), b('new'))).toBe(true);
+      });
+      expect(await txns.view(async (t) => (await t.batchGet([b('gone'), b('fresh')])).map(s))).toEqual(['back', 'new']);
+      if (store.checksAbsent === true) {
+        const snap = await store.snapshot();
+        await expect(store.commit({ startTs: snap.startTs, mutations: [{ op: 'put', key: b('live'), value: b('z'), absent: true }], checkKeys: [] })).rejects.toBeInstanceOf(KeyExistsError);
+        snap.release();
+      }
+    });
+
+    it('an absent write of a key committed after the snapshot conflicts (1213)', async () => {
+      const txns = createTxnStore(store);
+      const txn = await txns.begin();
+      expect(txn.putAbsent(b('race'), b('mine'))).toBe(true);
+      await write(store, { race: 'theirs' });
+      await expectConflict(txn.commit());
     });
 
     it('no partial apply on conflict', async () => {

@@ -2,7 +2,7 @@ import type { Database, Transaction } from 'lmdb';
 import type { CommitRequest } from '../kv.js';
 import { getFastIn } from './lmdb-snapshot.js';
 import { LoggedWrites, type Appended, type RedoLog } from './redo-log.js';
-import { encodeTombstone, encodeTs, HEADER_BYTES, readTs, storedAfter, writeLive } from './value-format.js';
+import { encodeTombstone, encodeTs, HEADER_BYTES, isLive, readTs, storedAfter, writeLive } from './value-format.js';
 
 export const COUNTER_KEY = 'commitTs';
 export const GC_SAFE_POINT_KEY = 'gcSafePoint';
@@ -21,6 +21,7 @@ export interface EmbeddedDbs {
 export type CommitOutcome =
   | { readonly kind: 'ok'; readonly commitTs: bigint; readonly logged?: Appended | undefined }
   | { readonly kind: 'conflict'; readonly key: Uint8Array }
+  | { readonly kind: 'exists'; readonly key: Uint8Array }
   | { readonly kind: 'too-old'; readonly safePoint: bigint };
 
 /** A stored 8-byte counter's value; absent = 0. */
@@ -43,14 +44,18 @@ interface CheckReads {
  * The commit's checks (nothing written): a snapshot older than the tombstone-GC safe point is
  * refused (its conflicts may have been collected), and first committer wins on each mutated (but
  * derived, kv.ts Mutation) and checked key, counted from startTs or from the key's own later
- * `since` (a current read). Undefined when they pass.
+ * `since` (a current read); a mutation marked `absent` must find no live value. Undefined when
+ * they pass.
  */
 function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | undefined {
   const safePoint = counterValue(reads.meta(GC_SAFE_POINT_KEY));
   if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
   const base = new SinceBytes(req.startTs);
   for (const m of req.mutations) {
-    if (m.derived !== true && changedSince(reads.data(m.key), base.of(m.since))) return { kind: 'conflict', key: m.key };
+    if (m.derived === true) continue;
+    const stored = reads.data(m.key);
+    if (changedSince(stored, base.of(m.since))) return { kind: 'conflict', key: m.key };
+    if (m.absent === true && stored !== undefined && isLive(stored)) return { kind: 'exists', key: m.key };
   }
   for (const key of req.checkKeys) {
     if (changedSince(reads.data(key), base.of(undefined))) return { kind: 'conflict', key };

@@ -1,5 +1,5 @@
 /** A commit request's checks before it is queued, and the result its outcome gives the caller. */
-import type { CommitRequest } from '../kv.js';
+import { KeyExistsError, type CommitRequest } from '../kv.js';
 import { ERRORS, SqlError } from '../../errors/index.js';
 import { toHex } from '../../util/index.js';
 import type { CommitOutcome } from './commit-apply.js';
@@ -9,9 +9,10 @@ import { MAX_KEY_BYTES } from './lmdb-snapshot.js';
 const MAX_WRITE_KEY_BYTES = MAX_KEY_BYTES - 8;
 const CONFLICT_BASE = ERRORS.ER_LOCK_DEADLOCK.template;
 
-/** The commit's timestamp, or the 1213 its outcome calls for. */
+/** The commit's timestamp, or the 1213 (or KeyExistsError) its outcome calls for. */
 export function commitResult(req: CommitRequest, outcome: CommitOutcome): bigint {
   if (outcome.kind === 'ok') return outcome.commitTs;
+  if (outcome.kind === 'exists') throw new KeyExistsError(outcome.key);
   if (outcome.kind === 'conflict') {
     throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (write conflict on key ${toHex(outcome.key)})`);
   }

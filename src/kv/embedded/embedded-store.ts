@@ -43,6 +43,7 @@ const DEFAULT_CHECKPOINT_MS = 5000;
  */
 export class EmbeddedStore implements Store {
   readonly url: string;
+  readonly checksAbsent = true;
   private readonly root: RootDatabase<Buffer, string>;
   private readonly dbs: EmbeddedDbs;
   private readonly reader: RawRangeReader;

@@ -7,7 +7,7 @@ import {
   decodeRecord, encodeRecordValue, indexEntry, indexValues, primaryIndex, recordKeyOf, sameHandle, writableIndexes,
   type IndexInfo, type TableInfo,
 } from '../../catalog/index.js';
-import { decodeIndexValue, type Handle } from '../../codec/index.js';
+import { decodeIndexValue, decodeRecordKey, recordPrefix, type Handle } from '../../codec/index.js';
 import type { Txn } from '../../txn/index.js';
 import type { Value } from '../../types/index.js';
 import { SqlError } from '../../errors/index.js';
@@ -99,15 +99,38 @@ export class TableWriter {
     }
   }
 
+  /** The 1062 for a generated id whose row key held a row at commit (insert); undefined for another table's key. */
+  private readonly existingRow = (key: Uint8Array): SqlError | undefined => {
+    const pk = this.pk;
+    const prefix = recordPrefix(this.table.id);
+    if (pk === undefined || !this.table.pkIsHandle || key.length <= prefix.length || !bytesEqual(key.subarray(0, prefix.length), prefix)) return undefined;
+    const { handle } = decodeRecordKey(key, 'int');
+    if (handle.kind !== 'int') return undefined;
+    const row: Value[] = [];
+    row[(pk.columns[0] as { offset: number }).offset] = handle.value;
+    return this.dupError(pk, row);
+  };
+
   dupError(ix: IndexInfo, row: readonly Value[]): SqlError {
     const text = indexValues(ix, row).map((v) => (v === null ? 'NULL' : valueToString(v))).join('-');
     return SqlError.of('ER_DUP_ENTRY', text, `${this.table.name}.${ix.primary ? 'PRIMARY' : ix.name}`);
   }
 
-  insert(txn: Txn, row: readonly Value[], handle: Handle, reads?: StatementReads): void {
+  /**
+   * Writes a new row. `generated`: its handle is an AUTO_INCREMENT id this process allocated and
+   * nobody checked. Ids are unique among allocations, but another process's block of ids, or an
+   * UPDATE of the id column, can put a row at it; so the row must not exist when the transaction
+   * commits (Txn.putAbsent), else the write fails with 1062 instead of replacing that row.
+   */
+  insert(txn: Txn, row: readonly Value[], handle: Handle, reads?: StatementReads, generated = false): void {
     const key = recordKeyOf(this.table, handle);
     const value = encodeRecordValue(this.table, row);
-    txn.put(key, value);
+    if (generated && this.pk !== undefined) {
+      if (!txn.putAbsent(key, value)) throw this.dupError(this.pk, row);
+      txn.onExistingKey(this.existingRow);
+    } else {
+      txn.put(key, value);
+    }
     reads?.wrote(key, value);
     for (const ix of this.indexes) {
       const e = indexEntry(this.table, ix, row, handle);

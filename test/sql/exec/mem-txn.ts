@@ -130,6 +130,17 @@ class MemTxn implements Txn {
     this.put(key, value);
   }
 
+  /** Checks this transaction's writes only; the in-memory commit does not check `absent`. */
+  putAbsent(key: Uint8Array, value: Uint8Array): boolean {
+    if (this.buffer.get(hex(key))?.value !== undefined) return false;
+    this.put(key, value);
+    return true;
+  }
+
+  onExistingKey(): void {
+    // The in-memory commit raises no KeyExistsError.
+  }
+
   put(key: Uint8Array, value: Uint8Array): void {
     this.write(key, value);
   }
