@@ -223,6 +223,19 @@ describe('txn over the embedded store', () => {
     broken.rollback();
   });
 
+  it('putAbsent over a store that does not check absent keys: read at the snapshot before the commit', async () => {
+    await seed(['taken']);
+    const plain = createTxnStore(withoutSyncReads(kv));
+    const txn = await plain.begin();
+    expect(txn.putAbsent(b('taken'), b('mine'))).toBe(true);
+    expect(txn.putAbsent(b('free'), b('mine'))).toBe(true);
+    txn.onExistingKey((key) => new Error(`exists: ${s(key)}`));
+    await expect(txn.commit()).rejects.toThrow('exists: taken');
+    expect(await txns.view(async (t) => (await t.batchGet([b('taken'), b('free')])).map(s))).toEqual(['snap-taken', undefined]);
+    await plain.update(async (t) => void t.putAbsent(b('free'), b('mine')));
+    expect(await txns.view(async (t) => s(await t.get(b('free'))))).toBe('mine');
+  });
+
   it('lockKeys makes the commit conflict when a locked key changed', async () => {
     await seed(['guard']);
     const txn = await txns.begin();

@@ -8,14 +8,17 @@
  *   tombstones, see keyspace.ts; a derived key's delete is a real delete), else nothing is
  *   applied and the caller gets 1213. The commit timestamp is the Txn's revision. Because
  *   deletes are puts, a key deleted after S fails the compare too, which a real etcd delete
- *   would not (notes: "deletes pass a mod_revision compare").
+ *   would not (notes: "deletes pass a mod_revision compare"). Keys that must be absent (kv.ts
+ *   Mutation) also compare `version == 0`, with a read of them in the failure branch that tells
+ *   a live key (KeyExistsError) from a conflict (absent-keys.ts).
  * - Failures: reads retry on other members; a commit is resent only when it never left this
  *   process; otherwise its outcome is unknown and the client gets 1180.
  * - GC: gc.ts (compaction below the cluster-wide safe point, tombstone removal).
  */
 import { ERRORS, SqlError } from '../../errors/index.js';
 import { toHex } from '../../util/index.js';
-import type { CommitRequest, KeyRange, Snapshot, Store } from '../kv.js';
+import { KeyExistsError, type CommitRequest, type KeyRange, type Snapshot, type Store } from '../kv.js';
+import { absentCompares, absentReads, judgeAbsent, type AbsentKey } from './absent-keys.js';
 import { EtcdConnection } from './connection.js';
 import { EtcdGc, type GcOptions } from './gc.js';
 import { encodeLive, Keyspace, tombstone } from './keyspace.js';
@@ -41,6 +44,8 @@ export interface EtcdStoreOptions {
 }
 
 export class EtcdStore implements Store {
+  /** Absent keys are checked in the commit's Txn (absent-keys.ts). */
+  readonly checksAbsent = true;
   private readonly keys: Keyspace;
   private readonly conn: EtcdConnection;
   private readonly batcher: StartTsBatcher;
@@ -123,10 +128,13 @@ export class EtcdStore implements Store {
       seen.add(hex);
       compare.push({ result: CompareResult.LESS, target: CompareTarget.MOD, key, mod_revision: (since + 1n).toString() });
     };
+    const absent: AbsentKey[] = [];
     for (const m of req.mutations) {
       const key = this.keys.dataKey(m.key);
       // A derived key (kv.ts Mutation) is covered by another key's compare; its delete is a real one.
-      if (m.derived !== true) guard(key, m.since);
+      // An absent key's compare is made per attempt (sendChecked).
+      if (m.absent === true) absent.push({ key: m.key, dataKey: key, since: m.since ?? req.startTs });
+      else if (m.derived !== true) guard(key, m.since);
       if (m.op === 'put') success.push({ request_put: { key, value: encodeLive(m.value) } });
       else if (m.derived === true) success.push({ request_delete_range: { key } });
       else {
@@ -136,17 +144,29 @@ export class EtcdStore implements Store {
     }
     for (const k of req.checkKeys) guard(this.keys.dataKey(k));
     for (const c of later) guard(this.keys.dataKey(c.key), c.since);
-    const res = await this.sendCommit(compare, success);
-    const revision = BigInt(res.header.revision);
-    if (revision > this.lastSeen) this.lastSeen = revision;
-    if (!res.succeeded) {
-      throw new SqlError(
-        'ER_LOCK_DEADLOCK',
-        `${ERRORS.ER_LOCK_DEADLOCK.template} (write conflict: a key of the transaction was committed after the snapshot it was read at, etcd revision ${req.startTs} or later)`,
-      );
-    }
+    const revision = await this.sendChecked(req.startTs, compare, success, absent);
     if (tombstones.length > 0) this.gc.noteTombstones(tombstones, revision);
     return revision;
+  }
+
+  /** Sends the commit's Txn with its absent keys' checks (absent-keys.ts); its revision, or the error. */
+  private async sendChecked(startTs: bigint, compare: Compare[], success: RequestOp[], absent: readonly AbsentKey[]): Promise<bigint> {
+    const strict = new Set(absent.map((k) => toHex(k.dataKey)));
+    for (;;) {
+      const res = await this.sendCommit([...compare, ...absentCompares(absent, strict)], success, absentReads(absent));
+      const revision = BigInt(res.header.revision);
+      if (revision > this.lastSeen) this.lastSeen = revision;
+      if (res.succeeded) return revision;
+      const verdict = absent.length === 0 ? { kind: 'conflict' as const } : judgeAbsent(res, absent);
+      if (verdict.kind === 'exists') throw new KeyExistsError(verdict.key);
+      const relaxed = verdict.kind === 'tombstones' ? verdict.dataKeys.filter((k) => strict.delete(k)) : [];
+      if (relaxed.length === 0) {
+        throw new SqlError(
+          'ER_LOCK_DEADLOCK',
+          `${ERRORS.ER_LOCK_DEADLOCK.template} (write conflict: a key of the transaction was committed after the snapshot it was read at, etcd revision ${startTs} or later)`,
+        );
+      }
+    }
   }
 
   async deleteRange(range: KeyRange): Promise<void> {
@@ -175,9 +195,9 @@ export class EtcdStore implements Store {
     return this.gc.tick();
   }
 
-  private async sendCommit(compare: Compare[], success: RequestOp[]) {
+  private async sendCommit(compare: Compare[], success: RequestOp[], failure: RequestOp[]) {
     try {
-      return await this.conn.call('Txn', { compare, success }, { retry: 'once', timeoutMs: 30_000 });
+      return await this.conn.call('Txn', { compare, success, failure }, { retry: 'once', timeoutMs: 30_000 });
     } catch (err) {
       throw commitError(err, Math.max(compare.length, success.length));
     }
