@@ -176,6 +176,15 @@ export class Catalog {
     return this.autoIds.alloc(table.id, n);
   }
 
+  /**
+   * A generated id met a row already stored under it (a block of ids this process reserved before
+   * another process stored rows in its range by hand): drop the rest of the block, so the next
+   * ids come from a fresh block above every id reserved or rebased since.
+   */
+  abandonAutoIdBlock(table: TableInfo): void {
+    this.autoIds.forget(table.id);
+  }
+
   /** An explicit value was stored in the AUTO_INCREMENT column: later ids are > used. */
   rebaseAutoId(table: TableInfo, used: bigint): Promise<void> {
     return this.autoIds.rebase(table.id, used);

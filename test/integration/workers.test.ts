@@ -83,23 +83,30 @@ describe('--workers 2', () => {
     for (const c of conns) await c.end();
   }, 60_000);
 
-  it('a generated id that meets a row another worker inserted by hand is a 1062, not an overwrite', async () => {
+  it('a generated id that meets a row another worker inserted by hand takes a fresh id, not the row', async () => {
     const { conns, a, b } = await pairOnTwoWorkers('wids');
     await a.query('CREATE TABLE t (id INT AUTO_INCREMENT PRIMARY KEY, v VARCHAR(10))');
     // a's worker reserves a block of ids starting at 1; b's worker then stores id 3 by hand.
     await a.query("INSERT INTO t (v) VALUES ('a1')");
     await b.query("INSERT INTO t (id, v) VALUES (3, 'b3')");
     await a.query("INSERT INTO t (v) VALUES ('a2')");
-    await expect(a.query("INSERT INTO t (v) VALUES ('a3')")).rejects.toMatchObject({ errno: 1062, message: "Duplicate entry '3' for key 't.PRIMARY'" });
-    await a.query("INSERT INTO t (v) VALUES ('a4'), ('a5')");
-    const [rows] = await b.query('SELECT id, v FROM t ORDER BY id');
+    // Generates 3, finds it taken at commit, drops its block and runs again with a fresh id.
+    const [res] = await a.query<mysql.ResultSetHeader>("INSERT INTO t (v) VALUES ('a3')");
+    expect(res.insertId).toBeGreaterThan(3);
+    const [rows] = await b.query<mysql.RowDataPacket[]>('SELECT id, v FROM t ORDER BY id');
     expect(rows).toEqual([
       { id: 1, v: 'a1' },
       { id: 2, v: 'a2' },
       { id: 3, v: 'b3' },
-      { id: 4, v: 'a4' },
-      { id: 5, v: 'a5' },
+      { id: res.insertId, v: 'a3' },
     ]);
+    // Inside an explicit transaction the statement cannot run again: COMMIT answers 1062.
+    await b.query('INSERT INTO t (id, v) VALUES (?, ?)', [res.insertId + 1, 'b-next']);
+    await a.query('BEGIN');
+    await a.query("INSERT INTO t (v) VALUES ('in txn')");
+    await expect(a.query('COMMIT')).rejects.toMatchObject({ errno: 1062, message: `Duplicate entry '${res.insertId + 1}' for key 't.PRIMARY'` });
+    const [after] = await b.query<mysql.RowDataPacket[]>('SELECT v FROM t WHERE id = ?', [res.insertId + 1]);
+    expect(after).toEqual([{ v: 'b-next' }]);
     for (const c of conns) await c.end();
   }, 60_000);
 

@@ -8,3 +8,4 @@ export { foreignKeyRowValidator } from './foreign-key.js';
 export { overrideContext } from './foreign-key-lookup.js';
 export { implicitZero } from './column-values.js';
 export { prefetchKeys } from './prefetch-keys.js';
+export { isGeneratedIdCollision } from './table-writer.js';

@@ -94,7 +94,7 @@ async function writeRows(
     const checkPk = !(rows.generatedHandle[r] ?? false);
     if (rules !== null && mode !== 'upsert' && !(await passesRules(ctx, mode === 'ignore', () => rules.insert(ctx, row)))) continue;
     if (fastPath && !checkPk && !writer.hasUniqueIndexes) {
-      writer.insert(ctx.txn, row, handle, reads, true);
+      writer.insert(ctx.txn, row, handle, reads, ctx.catalog);
       counts.affected++;
       continue;
     }
@@ -126,7 +126,7 @@ async function writeOne(
   let conflict = await writer.findConflict(ctx.txn, row, handle, checkPk, reads);
   if (conflict === null) {
     if (rules !== null && mode === 'upsert') await rules.insert(ctx, row);
-    writer.insert(ctx.txn, row, handle, reads, !checkPk);
+    writer.insert(ctx.txn, row, handle, reads, checkPk ? undefined : ctx.catalog);
     counts.affected++;
     return;
   }
@@ -146,7 +146,7 @@ async function writeOne(
         counts.affected++;
         conflict = await writer.findConflict(ctx.txn, row, handle, true);
       }
-      writer.insert(ctx.txn, row, handle, undefined, !checkPk);
+      writer.insert(ctx.txn, row, handle, undefined, checkPk ? undefined : ctx.catalog);
       counts.affected++;
       return;
     case 'upsert': {

@@ -5,7 +5,7 @@
  */
 import {
   decodeRecord, encodeRecordValue, indexEntry, indexValues, primaryIndex, recordKeyOf, sameHandle, writableIndexes,
-  type IndexInfo, type TableInfo,
+  type Catalog, type IndexInfo, type TableInfo,
 } from '../../catalog/index.js';
 import { decodeIndexValue, decodeRecordKey, recordPrefix, type Handle } from '../../codec/index.js';
 import type { Txn } from '../../txn/index.js';
@@ -48,6 +48,13 @@ export class StatementReads {
 
 function keyIdOf(key: Uint8Array): string {
   return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1');
+}
+
+const collisions = new WeakSet<SqlError>();
+
+/** True for the 1062 of a generated AUTO_INCREMENT id found taken at commit: the statement may run again (new ids). */
+export function isGeneratedIdCollision(err: unknown): boolean {
+  return err instanceof SqlError && collisions.has(err);
 }
 
 export class TableWriter {
@@ -99,17 +106,29 @@ export class TableWriter {
     }
   }
 
-  /** The 1062 for a generated id whose row key held a row at commit (insert); undefined for another table's key. */
-  private readonly existingRow = (key: Uint8Array): SqlError | undefined => {
-    const pk = this.pk;
-    const prefix = recordPrefix(this.table.id);
-    if (pk === undefined || !this.table.pkIsHandle || key.length <= prefix.length || !bytesEqual(key.subarray(0, prefix.length), prefix)) return undefined;
-    const { handle } = decodeRecordKey(key, 'int');
-    if (handle.kind !== 'int') return undefined;
-    const row: Value[] = [];
-    row[(pk.columns[0] as { offset: number }).offset] = handle.value;
-    return this.dupError(pk, row);
-  };
+  /** insert()'s reporter of generated ids found taken at commit (one per writer, so a transaction registers it once). */
+  private existingRow: ((key: Uint8Array) => SqlError | undefined) | undefined;
+
+  /**
+   * The 1062 for a generated id whose row key held a row at commit (undefined for another table's
+   * key). The process's block of ids is dropped, and the error is marked for the autocommit retry
+   * (isGeneratedIdCollision): the statement then runs again with ids from a fresh block.
+   */
+  private collisionReporter(catalog: Catalog): (key: Uint8Array) => SqlError | undefined {
+    return (key) => {
+      const pk = this.pk;
+      const prefix = recordPrefix(this.table.id);
+      if (pk === undefined || !this.table.pkIsHandle || key.length <= prefix.length || !bytesEqual(key.subarray(0, prefix.length), prefix)) return undefined;
+      const { handle } = decodeRecordKey(key, 'int');
+      if (handle.kind !== 'int') return undefined;
+      const row: Value[] = [];
+      row[(pk.columns[0] as { offset: number }).offset] = handle.value;
+      catalog.abandonAutoIdBlock(this.table);
+      const err = this.dupError(pk, row);
+      collisions.add(err);
+      return err;
+    };
+  }
 
   dupError(ix: IndexInfo, row: readonly Value[]): SqlError {
     const text = indexValues(ix, row).map((v) => (v === null ? 'NULL' : valueToString(v))).join('-');
@@ -117,16 +136,17 @@ export class TableWriter {
   }
 
   /**
-   * Writes a new row. `generated`: its handle is an AUTO_INCREMENT id this process allocated and
+   * Writes a new row. `generatedBy`: its handle is an AUTO_INCREMENT id this catalog allocated and
    * nobody checked. Ids are unique among allocations, but another process's block of ids, or an
    * UPDATE of the id column, can put a row at it; so the row must not exist when the transaction
    * commits (Txn.putAbsent), else the write fails with 1062 instead of replacing that row.
    */
-  insert(txn: Txn, row: readonly Value[], handle: Handle, reads?: StatementReads, generated = false): void {
+  insert(txn: Txn, row: readonly Value[], handle: Handle, reads?: StatementReads, generatedBy?: Catalog): void {
     const key = recordKeyOf(this.table, handle);
     const value = encodeRecordValue(this.table, row);
-    if (generated && this.pk !== undefined) {
+    if (generatedBy !== undefined && this.pk !== undefined) {
       if (!txn.putAbsent(key, value)) throw this.dupError(this.pk, row);
+      this.existingRow ??= this.collisionReporter(generatedBy);
       txn.onExistingKey(this.existingRow);
     } else {
       txn.put(key, value);

@@ -25,6 +25,7 @@
  */
 import { SqlError, isSqlError } from '../../errors/index.js';
 import type { Txn, TxnStore } from '../../txn/index.js';
+import { isGeneratedIdCollision } from '../exec/index.js';
 import { NO_OBSERVER, type EngineObserver, type TransactionOutcome } from './observer.js';
 import { RETRY_PRIORITY_AFTER, type RetryGate } from './retry-gate.js';
 
@@ -215,6 +216,12 @@ export class TransactionControl {
         } catch (err) {
           txn.rollback();
           const conflict = isWriteConflict(err);
+          // A generated id found taken at commit: its block is gone, so the statement runs again with new ids.
+          if (!conflict && isGeneratedIdCollision(err) && attempt < MAX_STATEMENT_RETRIES) {
+            this.retries++;
+            this.observer.transaction('retried');
+            continue;
+          }
           if (!conflict || attempt >= MAX_STATEMENT_RETRIES) {
             this.observer.transaction(conflict ? 'conflicted' : 'rolledBack');
             throw err;
