@@ -5,7 +5,7 @@
  * Spec: /work/shared/reference/mysql-protocol.md §2 (COM_QUERY), §3.1, §1.4 (MULTI_STATEMENTS).
  */
 import { SqlError } from '../errors/index.js';
-import type { ExecResult } from '../sql/session/types.js';
+import { BULK_QUERY_MIN_BYTES, type ExecResult } from '../sql/session/types.js';
 import { decodeSurrogateEscape } from '../util/index.js';
 import type { Connection } from './connection.js';
 import { errorFields } from './error-reply.js';
@@ -19,7 +19,7 @@ const NEAR_TEXT_MAX = 80;
 export async function handleQuery(conn: Connection, payload: Buffer): Promise<void> {
   const session = conn.requireSession();
   // A large literal-rows INSERT is read from the bytes, without the whole text as one string.
-  const bulk = session.queryBytes(payload, 1, new SocketRowSink(conn, false, false));
+  const bulk = payload.length - 1 < BULK_QUERY_MIN_BYTES ? undefined : session.queryBytes(payload, 1, new SocketRowSink(conn, false, false));
   if (bulk !== undefined) {
     await reply(conn, bulk, false);
     return;

@@ -98,7 +98,7 @@ export class WriteBuffer {
       entry.derived &&= derived;
       return;
     }
-    this.create(id, key, value, since, derived, false);
+    this.entries.set(id, this.create(key, value, since, derived, false));
   }
 
   /**
@@ -112,16 +112,17 @@ export class WriteBuffer {
     const entry = this.entries.get(id);
     if (entry !== undefined && entry.value !== null) return false;
     if (entry !== undefined) this.write(key, value, since);
-    else this.create(id, key, value, since, false, true);
+    else this.entries.set(id, this.create(key, value, since, false, true));
     return true;
   }
 
-  private create(id: string, key: Uint8Array, value: Uint8Array | null, since: bigint | undefined, derived: boolean, absent: boolean): void {
+  /** A new entry, counted and recorded for ordering and undo (the caller files it under its id, or as unmapped). */
+  private create(key: Uint8Array, value: Uint8Array | null, since: bigint | undefined, derived: boolean, absent: boolean): BufferEntry {
     this.byteCount += key.byteLength + byteLength(value);
     const created: BufferEntry = { key, value, dead: false, since, derived, absent };
-    this.entries.set(id, created);
     this.pending.push(created);
     this.undo.push(created);
+    return created;
   }
 
   /**
@@ -131,11 +132,7 @@ export class WriteBuffer {
    * id string and no map insertion per key.
    */
   writeNew(key: Uint8Array, value: Uint8Array, since?: bigint, derived = false): void {
-    this.byteCount += key.byteLength + value.byteLength;
-    const created: BufferEntry = { key, value, dead: false, since, derived, absent: false };
-    this.unmapped.push(created);
-    this.pending.push(created);
-    this.undo.push(created);
+    this.unmapped.push(this.create(key, value, since, derived, false));
   }
 
   /** Gives writeNew's entries their map ids; a key written before breaks writeNew's promise. */

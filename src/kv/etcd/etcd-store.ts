@@ -153,7 +153,8 @@ export class EtcdStore implements Store {
   private async sendChecked(startTs: bigint, compare: Compare[], success: RequestOp[], absent: readonly AbsentKey[]): Promise<bigint> {
     const strict = new Set(absent.map((k) => toHex(k.dataKey)));
     for (;;) {
-      const res = await this.sendCommit([...compare, ...absentCompares(absent, strict)], success, absentReads(absent));
+      const checks = absent.length === 0 ? compare : [...compare, ...absentCompares(absent, strict)];
+      const res = await this.sendCommit(checks, success, absentReads(absent));
       const revision = BigInt(res.header.revision);
       if (revision > this.lastSeen) this.lastSeen = revision;
       if (res.succeeded) return revision;

@@ -217,17 +217,14 @@ export class TransactionControl {
           txn.rollback();
           const conflict = isWriteConflict(err);
           // A generated id found taken at commit: its block is gone, so the statement runs again with new ids.
-          if (!conflict && isGeneratedIdCollision(err) && attempt < MAX_STATEMENT_RETRIES) {
-            this.retries++;
-            this.observer.transaction('retried');
-            continue;
-          }
-          if (!conflict || attempt >= MAX_STATEMENT_RETRIES) {
+          const collision = !conflict && isGeneratedIdCollision(err);
+          if ((!conflict && !collision) || attempt >= MAX_STATEMENT_RETRIES) {
             this.observer.transaction(conflict ? 'conflicted' : 'rolledBack');
             throw err;
           }
           this.retries++;
           this.observer.transaction('retried');
+          if (collision) continue;
           if (release === null && attempt + 1 >= RETRY_PRIORITY_AFTER) release = await this.gate.acquire();
           else await backoff(attempt);
         }

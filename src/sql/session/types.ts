@@ -6,6 +6,8 @@
 import type { ExecResult, ResultColumn, RowSink, Value } from '../../types/index.js';
 
 export type { ExecResult, OkResult, ResultColumn, RowsResult, RowSink } from '../../types/index.js';
+/** COM_QUERY payloads shorter than this (bytes after the command byte) are never read by Session.queryBytes. */
+export { BULK_MIN_CHARS as BULK_QUERY_MIN_BYTES } from '../parse/index.js';
 
 /** A server-side prepared statement (COM_STMT_PREPARE). Parsed and planned once. */
 export interface PreparedStatement {
