@@ -16,11 +16,14 @@
  *   fails the commit with ENOSPC instead.
  * - `shaledbScan(...)`: a run of a key range's entries copied into a buffer in one call
  *   (src/kv/embedded/native-scan.ts; contract below).
+ * - `shaledbApplyOps(...)`: a commit's writes, read from its redo record's encoded ops, made in
+ *   the environment's current write transaction in one call (src/kv/embedded/native-apply.ts;
+ *   contract below).
  *
  * Each hunk replaces `before` (found exactly once in `file`) with `after`; a hunk whose `after` is
  * already there is skipped, so the patch applies once.
  */
-export const ADDON_FUNCTIONS_ID = 'addon-functions-v3';
+export const ADDON_FUNCTIONS_ID = 'addon-functions-v4';
 
 /**
  * `shaledbScan(dbiAddress, txnAddress, keys, startLength, endLength, flags, limit, out)`: copies
@@ -111,6 +114,94 @@ const SCAN_FUNCTION = [
   '}',
 ];
 
+/**
+ * `shaledbApplyOps(envAddress, dataDbi, metaDbi, tombsDbi, bytes, start, end)`: makes the writes
+ * encoded in `bytes[start, end)` in the environment's current write transaction (the one whose
+ * callback or `transactionSync` is running: lmdb-js's `writeTxn`), where lmdb-js would encode an
+ * instruction and make a native call per write. The ops are the redo record's
+ * (src/kv/embedded/redo-record.ts): `[db u8][op u8][key length u16 LE][key]`, and for a put
+ * `[value length u32 LE][value]`; db 0, 1, 2 = the three DbiWrap addresses given, op 0 = put
+ * (flags 0), 1 = delete (a missing key is no error). Every op is validated before the first write,
+ * so malformed bytes write nothing (a key longer than 2,048 bytes is malformed; LMDB's own limit is
+ * lower). Each key is handed to LMDB from a copy followed by zero bytes, as lmdb-js hands its keys:
+ * the comparator lmdb-js sets on string-keyed databases (`compareFast`) reads up to 3 bytes past
+ * the key being looked up, and without the zeros an existing key compares unequal and is stored
+ * a second time. Returns 0; -100000 for bad arguments, no write transaction or
+ * a database this cannot write (versions or compression); -100001 for malformed ops; otherwise
+ * LMDB's error code (negative) or -errno of the write that failed, which leaves LMDB's transaction
+ * unusable, as a failed lmdb-js put does.
+ */
+const APPLY_FUNCTION = [
+  '/* ShaleDB addon-functions-v4 (scripts/lmdb-addon-functions.mjs). */',
+  '#define SHALEDB_MAX_KEY 2048',
+  'static size_t shaledbGet32(const unsigned char* at) {',
+  '\treturn (size_t) at[0] | ((size_t) at[1] << 8) | ((size_t) at[2] << 16) | ((size_t) at[3] << 24);',
+  '}',
+  '/* One op at `at` (before `end`): false if malformed; else its db, op, key and value, and where the next starts. */',
+  'static bool shaledbOp(unsigned char* bytes, size_t at, size_t end, unsigned* db, unsigned* op, MDB_val* key, MDB_val* value, size_t* next) {',
+  '\tif (end - at < 4) return false;',
+  '\t*db = bytes[at];',
+  '\t*op = bytes[at + 1];',
+  '\tsize_t keyLength = (size_t) bytes[at + 2] | ((size_t) bytes[at + 3] << 8);',
+  '\tat += 4;',
+  '\tif (*db > 2 || *op > 1 || keyLength == 0 || keyLength > SHALEDB_MAX_KEY || end - at < keyLength) return false;',
+  '\tkey->mv_size = keyLength;',
+  '\tkey->mv_data = bytes + at;',
+  '\tat += keyLength;',
+  '\tif (*op == 0) {',
+  '\t\tif (end - at < 4) return false;',
+  '\t\tsize_t valueLength = shaledbGet32(bytes + at);',
+  '\t\tat += 4;',
+  '\t\tif (end - at < valueLength) return false;',
+  '\t\tvalue->mv_size = valueLength;',
+  '\t\tvalue->mv_data = bytes + at;',
+  '\t\tat += valueLength;',
+  '\t}',
+  '\t*next = at;',
+  '\treturn true;',
+  '}',
+  'NAPI_FUNCTION(shaledbApplyOps) {',
+  '\tARGS(7)',
+  '\tint64_t envAddress = 0, dbiAddress[3] = { 0, 0, 0 };',
+  '\tuint32_t start = 0, end = 0;',
+  '\tunsigned char* bytes = nullptr;',
+  '\tsize_t length = 0;',
+  '\tnapi_get_value_int64(env, args[0], &envAddress);',
+  '\tfor (int i = 0; i < 3; i++) napi_get_value_int64(env, args[1 + i], &dbiAddress[i]);',
+  '\tGET_UINT32_ARG(start, 5);',
+  '\tGET_UINT32_ARG(end, 6);',
+  '\tEnvWrap* ew = (EnvWrap*) envAddress;',
+  '\tif (!ew || !ew->env || !ew->writeTxn || !ew->writeTxn->txn || !shaledbBytes(env, args[4], &bytes, &length) || start > end || end > length)',
+  '\t\tRETURN_INT32(-100000);',
+  '\tMDB_dbi dbis[3];',
+  '\tfor (int i = 0; i < 3; i++) {',
+  '\t\tDbiWrap* dw = (DbiWrap*) dbiAddress[i];',
+  '\t\tif (!dw || dw->hasVersions || dw->compression) RETURN_INT32(-100000);',
+  '\t\tdbis[i] = dw->dbi;',
+  '\t}',
+  '\tunsigned db, op;',
+  '\tMDB_val key, value;',
+  '\tfor (size_t at = start; at < end; )',
+  '\t\tif (!shaledbOp(bytes, at, end, &db, &op, &key, &value, &at)) RETURN_INT32(-100001);',
+  '\tMDB_txn* txn = ew->writeTxn->txn;',
+  '\tew->hasWrites = true;',
+  '\t/* lmdb-js compares string keys with compareFast, which reads up to 3 bytes past the key it looks',
+  '\t * up; lmdb-js writes keys followed by zeros, so each key goes to LMDB from a zero-padded copy. */',
+  '\tunsigned char padded[SHALEDB_MAX_KEY + 8];',
+  '\tfor (size_t at = start; at < end; ) {',
+  '\t\tshaledbOp(bytes, at, end, &db, &op, &key, &value, &at);',
+  '\t\tmemcpy(padded, key.mv_data, key.mv_size);',
+  '\t\tmemset(padded + key.mv_size, 0, 8);',
+  '\t\tkey.mv_data = padded;',
+  '\t\tint rc = op == 0 ? mdb_put(txn, dbis[db], &key, &value, 0) : mdb_del(txn, dbis[db], &key, nullptr);',
+  '\t\tif (rc == MDB_NOTFOUND && op == 1) rc = 0;',
+  '\t\tif (rc) RETURN_INT32(rc > 0 ? -rc : rc);',
+  '\t}',
+  '\tRETURN_INT32(0);',
+  '}',
+  '',
+].join('\n');
+
 const NAPI_FUNCTIONS = [
   '/* ShaleDB addon-functions-v1 (scripts/lmdb-addon-functions.mjs). */',
   'extern "C" size_t mdb_env_shaledb_txnid(MDB_env *env);',
@@ -188,5 +279,19 @@ export const ADDON_FUNCTIONS_HUNKS = [
       '\tEXPORT_NAPI_FUNCTION("shaledbLastPgno", shaledbLastPgno);\n' +
       '\tEXPORT_NAPI_FUNCTION("shaledbFallocate", shaledbFallocate);\n' +
       '\tEXPORT_NAPI_FUNCTION("shaledbScan", shaledbScan);\n',
+  },
+  // v4's function goes in hunks of its own, after v3's text, so that a tree patched with v3
+  // takes them too (v3's hunks then find their text already there).
+  {
+    what: 'shaledbApplyOps, after TxnWrap::getEnv',
+    file: 'src/txn.cpp',
+    before: 'void TxnWrap::setupExports(Napi::Env env, Object exports) {\n',
+    after: `${APPLY_FUNCTION}void TxnWrap::setupExports(Napi::Env env, Object exports) {\n`,
+  },
+  {
+    what: 'its export, after shaledbScan',
+    file: 'src/txn.cpp',
+    before: '\tEXPORT_NAPI_FUNCTION("shaledbScan", shaledbScan);\n',
+    after: '\tEXPORT_NAPI_FUNCTION("shaledbScan", shaledbScan);\n\tEXPORT_NAPI_FUNCTION("shaledbApplyOps", shaledbApplyOps);\n',
   },
 ];

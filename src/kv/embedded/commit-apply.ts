@@ -1,6 +1,7 @@
 import type { Database, Transaction } from 'lmdb';
 import type { CommitRequest } from '../kv.js';
 import { getFastIn } from './lmdb-snapshot.js';
+import type { NativeApplier } from './native-apply.js';
 import { LoggedWrites, type Appended, type RedoLog } from './redo-log.js';
 import { encodeTombstone, encodeTs, HEADER_BYTES, isLive, readTs, storedAfter, writeLive } from './value-format.js';
 
@@ -16,6 +17,8 @@ export interface EmbeddedDbs {
   readonly meta: Database<Buffer, string>;
   /** [commitTs 8B BE][user key] -> 0x01, one entry per tombstone written (for GC). */
   readonly tombs: Database<Buffer, Uint8Array>;
+  /** Makes a commit's writes in one native call; undefined with lmdb-js's prebuilt add-on. */
+  readonly applier?: NativeApplier | undefined;
 }
 
 export type CommitOutcome =

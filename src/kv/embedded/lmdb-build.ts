@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
+import type { ApplyOpsFunction } from './native-apply.js';
 import type { ScanFunction } from './native-scan.js';
 
 /**
@@ -15,7 +16,7 @@ import type { ScanFunction } from './native-scan.js';
  * reuse of young pages (scripts/lmdb-young-pages.mjs) and the add-on functions
  * (scripts/lmdb-addon-functions.mjs).
  */
-const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v3';
+const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v4';
 
 export function lmdbHasOpenFix(): boolean {
   // node-gyp-build would skip build/Release for the prebuilt binaries.
@@ -44,6 +45,8 @@ export interface AddonFunctions {
   fallocate(fd: number, offset: number, length: number): number;
   /** Copies a run of a range's entries into a buffer (native-scan.ts). */
   readonly scan: ScanFunction;
+  /** Makes a redo record's writes in the current write transaction (native-apply.ts). */
+  readonly applyOps: ApplyOpsFunction;
 }
 
 /** The add-on functions for `root`'s environment; undefined with lmdb-js's prebuilt binaries. */
@@ -58,7 +61,9 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
   const lastPgno = property(addon, 'shaledbLastPgno');
   const fallocate = property(addon, 'shaledbFallocate');
   const scan = property(addon, 'shaledbScan');
-  if (typeof lastTxnId !== 'function' || typeof lastPgno !== 'function' || typeof fallocate !== 'function' || typeof scan !== 'function') return undefined;
+  const applyOps = property(addon, 'shaledbApplyOps');
+  const functions = [lastTxnId, lastPgno, fallocate, scan, applyOps];
+  if (functions.some((fn) => typeof fn !== 'function')) return undefined;
   if (typeof address !== 'number' || address === 0) return undefined;
   const number = (v: unknown, otherwise: number): number => (typeof v === 'number' ? v : otherwise);
   const call = (fn: unknown, ...args: number[]): unknown => (fn as (...a: number[]) => unknown)(...args);
@@ -67,6 +72,7 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
     lastPgno: () => number(call(lastPgno, address), -1),
     fallocate: (fd, offset, length) => number(call(fallocate, fd, offset, length), -1),
     scan: scan as ScanFunction,
+    applyOps: applyOps as ApplyOpsFunction,
   };
 }
 

@@ -9,6 +9,7 @@ import type { EmbeddedDbs } from './commit-apply.js';
 import { DataFileRoom } from './data-file-room.js';
 import { addonFunctions, lmdbHasOpenFix, type AddonFunctions } from './lmdb-build.js';
 import type { EmbeddedStoreOptions } from './embedded-options.js';
+import { nativeApplier } from './native-apply.js';
 
 export interface OpenedEnvironment {
   readonly root: RootDatabase<Buffer, string>;
@@ -37,12 +38,13 @@ export function openEnvironment(path: string, opts: EmbeddedStoreOptions, logged
     ...(logged ? { noSync: true, overlappingSync: false } : {}),
     ...(writemap ? { useWritemap: true } : {}),
   });
-  const dbs: EmbeddedDbs = {
+  const opened = {
     data: root.openDB<Buffer, Uint8Array>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' }),
     meta: root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' }),
     tombs: root.openDB<Buffer, Uint8Array>({ name: 'tombs', keyEncoding: 'binary', encoding: 'binary' }),
   };
   const addon = addonFunctions(root);
+  const dbs: EmbeddedDbs = { ...opened, applier: addon === undefined ? undefined : nativeApplier(root, opened, addon.applyOps) };
   if (!writemap) return { root, dbs, addon, room: undefined };
   if (addon === undefined) throw new Error(`${path}: lmdb's add-on lacks ShaleDB's functions (run node scripts/build-lmdb.mjs)`);
   const pageSize = (root.getStats() as { pageSize?: unknown }).pageSize;

@@ -71,6 +71,14 @@ export function chainSeed(gen: bigint): number {
   return crc32(bytes);
 }
 
+/**
+ * Where the ops of an encoded writes record (kind 1 or 3) begin; they run to its end. The native
+ * apply (native-apply.ts) reads them from there.
+ */
+export function opsStart(bytes: Buffer): number {
+  return HEAD + 1 + 8 + (bytes[HEAD] === KIND_WRITES_CHAINED ? 4 : 0) + 4;
+}
+
 /** The crc field of an encoded record: what the next record chains from. */
 export function recordCrc(bytes: Buffer): number {
   return bytes.readUInt32LE(4);
