@@ -18,11 +18,12 @@
  *
  * A second change lets LMDB reuse pages born after the oldest reader ("young pages", see
  * lmdb-young-pages.mjs): with the checkpointer's read transaction held, LMDB otherwise reuses no
- * page for a whole checkpoint interval. A third adds four functions to the add-on
+ * page for a whole checkpoint interval. A third adds five functions to the add-on
  * (lmdb-addon-functions.mjs): the newest committed transaction id, so the store renews its read
  * transaction only when another process committed since; the last page in use and
  * posix_fallocate, so that with WRITEMAP a full disk fails a commit instead of raising SIGBUS;
- * and a range read that copies a run of entries per call.
+ * a range read that copies a run of entries per call; and a commit's writes made in one call
+ * from its redo record's bytes.
  *
  * node-gyp-build loads build/Release/lmdb.node before the prebuilt binaries, so the fixed build
  * takes over; `build/Release/shaledb-lmdb-fix` records which fixes it carries (checked at run time
