@@ -51,12 +51,11 @@ export class NativeApplier {
 }
 
 /** The applier for `dbs` in `root`'s environment, or undefined without the add-on's function. */
-export function nativeApplier(root: RootDatabase<Buffer, string>, dbs: Omit<EmbeddedDbs, 'applier'>, fn: unknown): NativeApplier | undefined {
+export function nativeApplier(root: RootDatabase<Buffer, string>, dbs: Omit<EmbeddedDbs, 'applier'>, fn: ApplyOpsFunction): NativeApplier | undefined {
   const envAddress = address((root as unknown as { env?: unknown }).env);
-  const dbis = [dbs.data, dbs.meta, dbs.tombs].map(dbiAddress);
-  const [data, meta, tombs] = dbis;
-  if (typeof fn !== 'function' || envAddress === undefined || data === undefined || meta === undefined || tombs === undefined) return undefined;
-  return new NativeApplier(fn as ApplyOpsFunction, envAddress, [data, meta, tombs]);
+  const [data, meta, tombs] = [dbs.data, dbs.meta, dbs.tombs].map(dbiAddress);
+  if (envAddress === undefined || data === undefined || meta === undefined || tombs === undefined) return undefined;
+  return new NativeApplier(fn, envAddress, [data, meta, tombs]);
 }
 
 function dbiAddress(db: Database<Buffer, Uint8Array> | Database<Buffer, string>): number | undefined {

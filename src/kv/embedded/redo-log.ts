@@ -224,11 +224,11 @@ export class RedoLog {
    * file (meta's "logGen" and "logTail") and moves the tail on in the same transaction. Returns
    * the record's bytes too.
    */
-  appendIn(meta: EmbeddedDbs['meta'], rec: RedoRecord): { readonly appended: Appended; readonly bytes: Buffer } {
+  appendIn(meta: EmbeddedDbs['meta'], rec: RedoRecord): Appended & { readonly bytes: Buffer } {
     const gen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));
     const written = this.append(gen, meta.getBinaryFast(LOG_TAIL_KEY), rec);
     void meta.put(LOG_TAIL_KEY, written.tail);
-    return { appended: { file: written.file, count: written.count }, bytes: written.bytes };
+    return written;
   }
 
   close(): void {
@@ -260,7 +260,7 @@ export class RedoLog {
 export async function markFailedBatch(dbs: EmbeddedDbs, log: RedoLog): Promise<void> {
   const appended = await dbs.data.transaction(() => {
     const meta = dbs.meta;
-    return log.appendIn(meta, { kind: 'mark', base: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) }).appended;
+    return log.appendIn(meta, { kind: 'mark', base: counterValue(meta.getBinaryFast(LOG_SEQ_KEY)) });
   });
   await appended.file.sync(appended.count);
 }
@@ -308,8 +308,8 @@ export class LoggedWrites {
       return undefined;
     }
     const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-    const { appended, bytes } = this.log.appendIn(meta, { kind: 'writes', base, ops: this.ops });
-    if (applier !== undefined) applier.applyRecord(bytes);
+    const appended = this.log.appendIn(meta, { kind: 'writes', base, ops: this.ops });
+    if (applier !== undefined) applier.applyRecord(appended.bytes);
     else for (const op of this.ops) applyWrite(this.dbs, op);
     void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
     return appended;
