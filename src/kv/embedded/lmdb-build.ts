@@ -56,7 +56,7 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
   // The module lmdb-js loaded (require caches it by path): its functions know its EnvWrap layout.
   const addon: unknown = createRequire(import.meta.url)(join(release, 'lmdb.node'));
   const env: unknown = (root as unknown as { env?: unknown }).env;
-  const address = property(env, 'address');
+  const address = nativeAddress(env);
   const lastTxnId = property(addon, 'shaledbLastTxnId');
   const lastPgno = property(addon, 'shaledbLastPgno');
   const fallocate = property(addon, 'shaledbFallocate');
@@ -64,7 +64,7 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
   const applyOps = property(addon, 'shaledbApplyOps');
   const functions = [lastTxnId, lastPgno, fallocate, scan, applyOps];
   if (functions.some((fn) => typeof fn !== 'function')) return undefined;
-  if (typeof address !== 'number' || address === 0) return undefined;
+  if (address === undefined) return undefined;
   const number = (v: unknown, otherwise: number): number => (typeof v === 'number' ? v : otherwise);
   const call = (fn: unknown, ...args: number[]): unknown => (fn as (...a: number[]) => unknown)(...args);
   return {
@@ -74,6 +74,17 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
     scan: scan as ScanFunction,
     applyOps: applyOps as ApplyOpsFunction,
   };
+}
+
+/** The address of lmdb-js's native object behind `db` (its DbiWrap), undefined if it has none. */
+export function dbiAddress(db: object): number | undefined {
+  return nativeAddress(property(db, 'db'));
+}
+
+/** A native wrapper's `address` (lmdb-js's EnvWrap, DbiWrap, TxnWrap), undefined if it has none. */
+export function nativeAddress(wrapper: unknown): number | undefined {
+  const a = property(wrapper, 'address');
+  return typeof a === 'number' && a !== 0 ? a : undefined;
 }
 
 function property(object: unknown, name: string): unknown {

@@ -11,8 +11,9 @@
  * opened without lmdb-js's value cache and without versions or compression (the native side
  * refuses the latter two).
  */
-import type { Database, RootDatabase } from 'lmdb';
+import type { RootDatabase } from 'lmdb';
 import type { EmbeddedDbs } from './commit-apply.js';
+import { dbiAddress, nativeAddress } from './lmdb-build.js';
 import { opsStart } from './redo-record.js';
 
 /** The add-on's apply function (its contract is in scripts/lmdb-addon-functions.mjs). */
@@ -52,19 +53,10 @@ export class NativeApplier {
 
 /** The applier for `dbs` in `root`'s environment, or undefined without the add-on's function. */
 export function nativeApplier(root: RootDatabase<Buffer, string>, dbs: Omit<EmbeddedDbs, 'applier'>, fn: ApplyOpsFunction): NativeApplier | undefined {
-  const envAddress = address((root as unknown as { env?: unknown }).env);
+  const envAddress = nativeAddress((root as unknown as { env?: unknown }).env);
   const [data, meta, tombs] = [dbs.data, dbs.meta, dbs.tombs].map(dbiAddress);
   if (envAddress === undefined || data === undefined || meta === undefined || tombs === undefined) return undefined;
   return new NativeApplier(fn, envAddress, [data, meta, tombs]);
-}
-
-function dbiAddress(db: Database<Buffer, Uint8Array> | Database<Buffer, string>): number | undefined {
-  return address((db as unknown as { db?: unknown }).db);
-}
-
-function address(native: unknown): number | undefined {
-  const a = typeof native === 'object' && native !== null ? (native as { address?: unknown }).address : undefined;
-  return typeof a === 'number' && a !== 0 ? a : undefined;
 }
 
 function applyError(rc: number): Error {

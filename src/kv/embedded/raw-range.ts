@@ -1,6 +1,7 @@
 import type { Database, RangeOptions, RootDatabase, Transaction } from 'lmdb';
 import type { KeyRange, KvPair, MappedPage, PairMapper } from '../kv.js';
 import { copyBytes } from '../../util/index.js';
+import { dbiAddress } from './lmdb-build.js';
 import { NativeScanner, type ScanFunction } from './native-scan.js';
 import { sharedPage } from './page-builder.js';
 import { HEADER_BYTES, isLive, isLiveAt } from './value-format.js';
@@ -41,8 +42,8 @@ export class RawRangeReader {
 
   constructor(root: RootDatabase<Buffer, string>, name: string, scanFn: ScanFunction | undefined) {
     this.db = root.openDB<Buffer, Uint8Array>({ name, keyEncoding: 'binary', encoding: 'binary' });
-    const dbiAddress = (this.db as unknown as { db?: { address?: unknown } }).db?.address;
-    this.scanner = scanFn !== undefined && typeof dbiAddress === 'number' && dbiAddress !== 0 ? new NativeScanner(scanFn, dbiAddress) : undefined;
+    const address = dbiAddress(this.db);
+    this.scanner = scanFn !== undefined && address !== undefined ? new NativeScanner(scanFn, address) : undefined;
     const hooks = this.db as unknown as LmdbReadHooks;
     if (typeof hooks.readKey !== 'function' || hooks.decoder !== undefined) {
       throw new Error('embedded store: unsupported lmdb version (readKey/decoder hooks changed)');

@@ -301,18 +301,23 @@ export class LoggedWrites {
    */
   finish(): Appended | undefined {
     if (this.ops.length === 0) return undefined;
-    const { meta, applier } = this.dbs;
+    const meta = this.dbs.meta;
     if (this.log === undefined) {
-      if (applier !== undefined) applier.applyRecord(encodeRecord({ kind: 'writes', base: 0n, ops: this.ops }));
-      else for (const op of this.ops) applyWrite(this.dbs, op);
+      this.apply(() => encodeRecord({ kind: 'writes', base: 0n, ops: this.ops }));
       return undefined;
     }
     const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
     const appended = this.log.appendIn(meta, { kind: 'writes', base, ops: this.ops });
-    if (applier !== undefined) applier.applyRecord(appended.bytes);
-    else for (const op of this.ops) applyWrite(this.dbs, op);
+    this.apply(() => appended.bytes);
     void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
     return appended;
+  }
+
+  /** Makes the writes: natively from the record's bytes (`record`, asked for only then), else one by one. */
+  private apply(record: () => Buffer): void {
+    const applier = this.dbs.applier;
+    if (applier !== undefined) applier.applyRecord(record());
+    else for (const op of this.ops) applyWrite(this.dbs, op);
   }
 }
 
