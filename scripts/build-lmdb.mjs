@@ -23,7 +23,9 @@
  * transaction only when another process committed since; the last page in use and
  * posix_fallocate, so that with WRITEMAP a full disk fails a commit instead of raising SIGBUS;
  * a range read that copies a run of entries per call; and a commit's writes made in one call
- * from its redo record's bytes.
+ * from its redo record's bytes. A fourth splits a leaf page after the new key when it continues
+ * a run of ascending inserts (lmdb-run-splits.mjs), so that tables loaded side by side in one
+ * database fill their pages.
  *
  * node-gyp-build loads build/Release/lmdb.node before the prebuilt binaries, so the fixed build
  * takes over; `build/Release/shaledb-lmdb-fix` records which fixes it carries (checked at run time
@@ -34,9 +36,10 @@ import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ADDON_FUNCTIONS_HUNKS, ADDON_FUNCTIONS_ID } from './lmdb-addon-functions.mjs';
+import { RUN_SPLITS_HUNKS, RUN_SPLITS_ID } from './lmdb-run-splits.mjs';
 import { YOUNG_PAGES_HUNKS, YOUNG_PAGES_ID } from './lmdb-young-pages.mjs';
 
-const FIX_ID = `its9496-mti-txnid-v1+${YOUNG_PAGES_ID}+${ADDON_FUNCTIONS_ID}`;
+const FIX_ID = `its9496-mti-txnid-v1+${YOUNG_PAGES_ID}+${ADDON_FUNCTIONS_ID}+${RUN_SPLITS_ID}`;
 const LMDB_VERSION = '3.5.6';
 const SOURCE = 'dependencies/lmdb/libraries/liblmdb/mdb.c';
 const BROKEN = '\tif (env->me_txns)\n\t\tenv->me_txns->mti_txnid = meta.mm_txnid;\n\n#if MDB_DEBUG';
@@ -61,7 +64,7 @@ function lmdbDir() {
 function patchSource(dir) {
   const version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
   if (version !== LMDB_VERSION) fail(`lmdb ${version} installed, the fix is written for ${LMDB_VERSION}: review it for the new version`);
-  const hunks = [{ what: 'ITS#9496', before: BROKEN, after: FIXED }, ...YOUNG_PAGES_HUNKS, ...ADDON_FUNCTIONS_HUNKS];
+  const hunks = [{ what: 'ITS#9496', before: BROKEN, after: FIXED }, ...YOUNG_PAGES_HUNKS, ...ADDON_FUNCTIONS_HUNKS, ...RUN_SPLITS_HUNKS];
   for (const file of new Set(hunks.map((h) => h.file ?? SOURCE))) {
     const path = join(dir, file);
     let text = readFileSync(path, 'utf8');

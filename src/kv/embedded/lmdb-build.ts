@@ -13,10 +13,10 @@ import type { ScanFunction } from './native-scan.js';
 
 /**
  * The fix id scripts/build-lmdb.mjs writes next to the add-on it built: the ITS#9496 fix, the
- * reuse of young pages (scripts/lmdb-young-pages.mjs) and the add-on functions
- * (scripts/lmdb-addon-functions.mjs).
+ * reuse of young pages (scripts/lmdb-young-pages.mjs), the add-on functions
+ * (scripts/lmdb-addon-functions.mjs) and the run splits (scripts/lmdb-run-splits.mjs).
  */
-const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v4';
+const FIX_ID = 'its9496-mti-txnid-v1+young-pages-v2+addon-functions-v4+run-splits-v1';
 
 export function lmdbHasOpenFix(): boolean {
   // node-gyp-build would skip build/Release for the prebuilt binaries.
