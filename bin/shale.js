@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=32
 import { main } from '../dist/main.js';
 
 main(process.argv).catch((err) => {

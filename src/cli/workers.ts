@@ -14,6 +14,7 @@ import { routePeerQuestions } from './worker-peers.js';
 import { startStatus } from './node-ops.js';
 import { logRecovered, serveUntilSignal, type ServeOptions } from './serve.js';
 import { WorkerStatus } from './worker-status.js';
+import { workerExecArgv } from './v8-flags.js';
 import { allowedCpus, pinPreloadPath, WORKER_CPU_ENV, WORKER_PINNED_ENV, workerCpus } from './worker-cpus.js';
 
 /** Connection ids of worker i start at i * WORKER_ID_STRIDE + 1 (ids stay below 2^32). */
@@ -55,8 +56,8 @@ function logPinned(opts: ServeOptions, index: number): void {
   else opts.logger.warn({ event: 'worker-pin-failed', index, cpu: Number(cpu), reason: outcome }, 'could not pin the worker to its CPU; it runs on any');
 }
 
-/** CPUs for the workers when pinning applies; also points cluster.fork at the preload. */
-function pinPlan(count: number, pin: boolean, logger: ServeOptions['logger']): readonly number[] | undefined {
+/** CPUs for the workers when pinning applies, and the preload that pins them. */
+function pinPlan(count: number, pin: boolean, logger: ServeOptions['logger']): { cpus: readonly number[]; preload: string } | undefined {
   if (!pin) return undefined;
   const cpus = workerCpus(count, allowedCpus());
   if (cpus === undefined) return undefined;
@@ -65,8 +66,7 @@ function pinPlan(count: number, pin: boolean, logger: ServeOptions['logger']): r
     logger.warn({ event: 'worker-pin-unavailable' }, 'pin-worker.cjs is not built (running from source?): workers are not pinned');
     return undefined;
   }
-  cluster.setupPrimary({ execArgv: [...process.execArgv, '--require', preload] });
-  return cpus;
+  return { cpus, preload };
 }
 
 async function supervise(opts: ServeOptions, count: number, pin: boolean): Promise<void> {
@@ -87,7 +87,9 @@ async function supervise(opts: ServeOptions, count: number, pin: boolean): Promi
   const live = new Set<Worker>();
   const byIndex = new Map<number, Worker>();
   routePeerQuestions((conn) => byIndex.get(Math.floor((conn - 1) / WORKER_ID_STRIDE)));
-  const cpus = pinPlan(count, pin, logger);
+  const plan = pinPlan(count, pin, logger);
+  const cpus = plan?.cpus;
+  cluster.setupPrimary({ execArgv: workerExecArgv(process.execArgv, process.env['NODE_OPTIONS'], plan === undefined ? [] : ['--require', plan.preload]) });
   const fork = (index: number): void => {
     const cpu = cpus?.[index];
     const worker = cluster.fork({

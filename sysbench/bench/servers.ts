@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
+import { SQL_NODE_V8_FLAGS } from '../../src/cli/v8-flags.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SHALE = join(ROOT, 'bin', 'shale.js');
@@ -93,7 +94,7 @@ export function shaleEmbedded(opts: ServerOptions): BenchServer {
     label: `ShaleDB (embedded${opts.workers > 1 ? `, --workers ${opts.workers}` : ''})`,
     port: opts.port,
     async start() {
-      const args = [SHALE, 'serve', '--host', '127.0.0.1', '--port', String(opts.port), '--data-dir', join(opts.dir, 'shale'),
+      const args = [...SQL_NODE_V8_FLAGS, SHALE, 'serve', '--host', '127.0.0.1', '--port', String(opts.port), '--data-dir', join(opts.dir, 'shale'),
         '--workers', String(opts.workers), '--status-port', '0', '--log-level', 'warn'];
       child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
       await waitForSql(opts.port, 60_000, child);

@@ -15,6 +15,7 @@ import { readClusterState, stateFilePath, writeClusterState, type ClusterState }
 import { stopInOrder } from './teardown.js';
 import { LOCAL_HOST, planCluster, portClaims, type ClusterLayout, type ClusterOptions, type NodeLayout } from './topology.js';
 import { etcdHealthy, nodeHealthy, portAccepts, portIsFree, waitUntil } from './wait.js';
+import { SQL_NODE_V8_FLAGS } from '../v8-flags.js';
 
 /** How long each kind of process may take to become ready. */
 const ETCD_READY_MS = 30_000;
@@ -216,6 +217,7 @@ function etcdClusterSpec(layout: ClusterLayout): EtcdClusterSpec {
 /** `node bin/shale.js serve ...` arguments (after the node binary) for SQL node `n`. */
 export function nodeArgs(layout: ClusterLayout, n: NodeLayout): string[] {
   return [
+    ...SQL_NODE_V8_FLAGS,
     SHALE_BIN, 'serve',
     '--host', LOCAL_HOST,
     '--port', String(n.port),
