@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ETCD_LIMIT_FLAGS, etcdArgs, type EtcdClusterSpec } from '../../src/cli/cluster/etcd-args.js';
 import { haproxyConfig } from '../../src/cli/cluster/haproxy-config.js';
 import { findExecutable } from '../../src/cli/cluster/processes.js';
+import { SQL_NODE_V8_FLAGS } from '../../src/cli/v8-flags.js';
 import { REPO_ROOT } from '../helpers/node.js';
 
 const DOCKER = join(REPO_ROOT, 'docker');
@@ -219,10 +220,10 @@ describe('docker/Dockerfile', () => {
     }
   });
 
-  it('serves on every interface through bin/shale.js', () => {
+  it('serves on every interface through bin/shale.js, with the V8 flags of a SQL node', () => {
     const entry = instructions.find((l) => l.startsWith('ENTRYPOINT '));
     const argv: unknown = JSON.parse(entry!.slice('ENTRYPOINT '.length));
-    expect(argv).toEqual(['node', 'bin/shale.js', 'serve', '--host', '0.0.0.0']);
+    expect(argv).toEqual(['node', ...SQL_NODE_V8_FLAGS, 'bin/shale.js', 'serve', '--host', '0.0.0.0']);
     expect(existsSync(join(REPO_ROOT, 'bin/shale.js'))).toBe(true);
   });
 });
