@@ -214,7 +214,7 @@ function etcdClusterSpec(layout: ClusterLayout): EtcdClusterSpec {
   };
 }
 
-/** `node bin/shale.js serve ...` arguments (after the node binary) for SQL node `n`. */
+/** `node <SQL_NODE_V8_FLAGS> bin/shale.js serve ...` arguments (after the node binary) for SQL node `n`. */
 export function nodeArgs(layout: ClusterLayout, n: NodeLayout): string[] {
   return [
     ...SQL_NODE_V8_FLAGS,
