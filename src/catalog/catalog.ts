@@ -20,7 +20,8 @@ import * as renames from './ddl-rename.js';
 import * as tables from './ddl-table.js';
 import * as views from './view.js';
 import { SCHEMA_VERSION_KEY, tableKey } from './meta-keys.js';
-import { bootstrapMeta, loadDefinitions, readSchemaVersion } from './meta-store.js';
+import { bootstrapMeta, counterFromBytes, loadDefinitions, readSchemaVersion, schemaVersionBytesNow } from './meta-store.js';
+import { bytesEqual } from '../util/index.js';
 import { buildSchema, type Schema } from './schema.js';
 import { SerialQueue } from './serial-queue.js';
 import type { CreateDatabaseOptions, IndexSpec, TableSpec } from './specs.js';
@@ -40,6 +41,8 @@ export class Catalog {
   private readonly ddlQueue = new SerialQueue<'ddl'>();
   /** The schema version last read with no writes pending, and the snapshot timestamp it was read at. */
   private lastVersion: { readonly startTs: bigint; readonly version: bigint } | undefined;
+  /** The version key's bytes as last read synchronously, and their value (parsed once, not per statement). */
+  private lastBytes: { readonly bytes: Uint8Array; readonly version: bigint } | undefined;
 
   private constructor(
     readonly store: TxnStore,
@@ -60,13 +63,31 @@ export class Catalog {
    * versionOf), then a cached Schema if unchanged.
    */
   /**
-   * schemaFor() without a promise when nothing needs reading: the cached schema of the version
-   * last read at `txn`'s timestamp (see versionOf); undefined otherwise (then await schemaFor).
+   * schemaFor() without a promise where it needs none: the cached schema of the version last read
+   * at `txn`'s timestamp (see versionOf), or of the version the store reads out at once
+   * (Txn.getNow: the embedded store; every write statement has a new timestamp); undefined
+   * otherwise (then await schemaFor).
    */
   cachedSchemaFor(txn: Txn): Schema | undefined {
+    if (txn.writeCount > 0) return undefined;
     const last = this.lastVersion;
-    if (txn.writeCount > 0 || last === undefined || last.startTs !== txn.startTs) return undefined;
-    return this.cache.get(last.version);
+    if (last !== undefined && last.startTs === txn.startTs) return this.cache.get(last.version);
+    const version = this.versionNow(txn);
+    if (version === undefined) return undefined;
+    this.lastVersion = { startTs: txn.startTs, version };
+    return this.cache.get(version);
+  }
+
+  /** The version `txn` sees if the store answers without a promise (a txn with no writes). */
+  private versionNow(txn: Txn): bigint | undefined {
+    const bytes = schemaVersionBytesNow(txn);
+    if (bytes === null) return undefined;
+    if (bytes === undefined) return 0n;
+    const last = this.lastBytes;
+    if (last !== undefined && bytesEqual(last.bytes, bytes)) return last.version;
+    const version = counterFromBytes(bytes);
+    this.lastBytes = { bytes, version };
+    return version;
   }
 
   async schemaFor(txn: Txn): Promise<Schema> {

@@ -24,7 +24,7 @@ const SCAN_PAGE = 512;
 
 export async function readCounter(txn: Txn, key: Uint8Array): Promise<bigint | undefined> {
   const v = await txn.get(key);
-  return v === undefined ? undefined : parseBigIntText(utf8Decode(v), 'counter');
+  return v === undefined ? undefined : counterFromBytes(v);
 }
 
 export function writeCounter(txn: Txn, key: Uint8Array, value: bigint): void {
@@ -33,6 +33,16 @@ export function writeCounter(txn: Txn, key: Uint8Array, value: bigint): void {
 
 export async function readSchemaVersion(txn: Txn): Promise<bigint> {
   return (await readCounter(txn, SCHEMA_VERSION_KEY)) ?? 0n;
+}
+
+/** The stored schema version's bytes without a promise (Txn.getNow): undefined when absent, null when only get() can answer. */
+export function schemaVersionBytesNow(txn: Txn): Uint8Array | undefined | null {
+  return txn.getNow(SCHEMA_VERSION_KEY);
+}
+
+/** A counter's stored bytes (writeCounter) as its value. */
+export function counterFromBytes(v: Uint8Array): bigint {
+  return parseBigIntText(utf8Decode(v), 'counter');
 }
 
 /** Increments the global schema version; every DDL transaction calls this exactly once. */

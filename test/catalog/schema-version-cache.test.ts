@@ -90,4 +90,32 @@ describe.each(factories)('schema version per snapshot timestamp ($name)', (facto
     expect((await cat.schemaFor(again)).version).toBe(base.version);
     again.rollback();
   });
+
+  it('cachedSchemaFor reads the version without a promise where the store can, at every new timestamp', async () => {
+    const a = await s.txns.begin();
+    const first = await cat.schemaFor(a);
+    a.rollback();
+    // Another catalog (another process) changes the schema; a later snapshot must see it.
+    const other = await Catalog.open(s.txns);
+    await other.createTable('d', spec('t3', [col('id', t('int'), { primaryKey: true })]), false);
+    const b = await s.txns.begin();
+    expect(b.startTs).not.toBe(a.startTs);
+    const syncReads = b.getNow(SCHEMA_VERSION_KEY) !== null;
+    // The new version is not cached in this catalog yet: no answer without loading it.
+    expect(cat.cachedSchemaFor(b)).toBeUndefined();
+    const after = await cat.schemaFor(b);
+    expect(after.version).toBeGreaterThan(first.version);
+    expect(after.table('d', 't3')).toBeDefined();
+    b.rollback();
+    // A commit elsewhere moves the timestamp on without a DDL: the cached schema still answers
+    // at once where the store reads synchronously (the embedded store), else after a read.
+    const w = await s.txns.begin();
+    w.put(utf8Encode('unrelated'), utf8Encode('1'));
+    await w.commit();
+    const c = await s.txns.begin();
+    expect(c.startTs).not.toBe(b.startTs);
+    expect(cat.cachedSchemaFor(c)).toBe(syncReads ? after : undefined);
+    expect(await cat.schemaFor(c)).toBe(after);
+    c.rollback();
+  });
 });
