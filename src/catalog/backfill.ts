@@ -18,6 +18,7 @@ import { SqlError } from '../errors/index.js';
 import type { PairMapper, Txn, TxnStore } from '../txn/index.js';
 import { bytesEqual, compareBytes, copyBytes, keyNext, prefixEnd, toHex } from '../util/index.js';
 import { rowTotalEstimator } from './backfill-estimate.js';
+import { SORTED_BACKFILL_MAX_ROWS, sortedBackfill } from './sorted-backfill.js';
 import { indexEntry, indexValues } from './index-entry.js';
 import { duplicateEntryText } from './key-text.js';
 import { recordColumnsDecoder } from './record.js';
@@ -26,8 +27,11 @@ import type { IndexInfo, TableInfo } from './types.js';
 
 export const BACKFILL_BATCH = 8192;
 
-/** Rows per backfill transaction (tests lower it to exercise several batches). */
-export const backfillSettings = { batchSize: BACKFILL_BATCH };
+/**
+ * Rows per backfill transaction, and the most rows a build sorts in memory (sorted-backfill.ts);
+ * tests lower them to exercise several batches and either way of building.
+ */
+export const backfillSettings = { batchSize: BACKFILL_BATCH, sortedMaxRows: SORTED_BACKFILL_MAX_ROWS };
 
 /** An entry to write; a unique index's entries keep what the duplicate check and its 1062 need. */
 interface PendingEntry {
@@ -69,10 +73,14 @@ const IN_FLIGHT = 2;
 /**
  * Writes the entries of `index` for every existing row of `table`. Throws 1062 on duplicates.
  *
- * Batches overlap: as soon as a batch has read its rows (and so knows where the next one
- * starts), the next one begins while it commits, up to IN_FLIGHT at once; otherwise the scan
- * and the entries' encoding wait for every batch's commit and fsync. Batches cover disjoint
- * key ranges, so they write different entries of a non-unique index; two entries of a unique
+ * A non-unique index with fixed-width entry keys on a table of up to
+ * `backfillSettings.sortedMaxRows` rows is built in key order from one snapshot
+ * (sorted-backfill.ts); any other, or one a concurrent write interrupts there, is gone over in
+ * range batches, each read and written in its own transaction. Range batches overlap: as soon
+ * as a batch has read its rows (and so knows where the next one starts), the next one begins
+ * while it commits, up to IN_FLIGHT at once; otherwise the scan and the entries' encoding wait
+ * for every batch's commit and fsync. Batches cover disjoint key ranges, so they write
+ * different entries of a non-unique index; two entries of a unique
  * index with the same key from overlapping batches conflict at commit, and the retried batch,
  * reading on a fresh snapshot, finds the other's entry (1062).
  */
@@ -93,6 +101,16 @@ export async function backfillIndex(
     progress({ table: table.name, index: index.name, rowsDone, rowsTotal: finished ? rowsDone : rowsTotal(rowsDone, lastKey) });
   };
   report(false);
+  const sorted = await sortedBackfill(store, table, index, { start: prefix, end }, batchSize, backfillSettings.sortedMaxRows, (done, total) => {
+    rowsDone = done;
+    // The last batch is reported as the end (report(true) below), as in the range batches.
+    if (progress !== undefined && done < total) progress({ table: table.name, index: index.name, rowsDone: done, rowsTotal: total });
+  });
+  if (sorted === 'done') {
+    report(true);
+    return;
+  }
+  rowsDone = 0; // the range batches start over
   const inFlight: Array<Promise<void>> = [];
   let start: Uint8Array | undefined = prefix;
   try {

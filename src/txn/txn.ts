@@ -229,6 +229,11 @@ export class KvTxn implements Txn {
     this.snap.release();
   }
 
+  branch(): Txn {
+    this.checkActive();
+    return new KvTxn(this.kv, borrowed(this.snap));
+  }
+
   private tooLarge(): SqlError {
     const detail = `buffered writes reach ${this.buf.bytes} bytes, over ${this.maxBytesSetting} = ${this.maxBytes}`;
     return SqlError.of('ER_TXN_TOO_LARGE', detail);
@@ -237,4 +242,19 @@ export class KvTxn implements Txn {
   private checkActive(): void {
     if (this.done) throw new Error('transaction already committed or rolled back');
   }
+}
+
+/** `snap` for a branch: every read goes to it, and release() leaves it to its owner. */
+function borrowed(snap: Snapshot): Snapshot {
+  const getNow = snap.getNow?.bind(snap);
+  const scanMapped = snap.scanMapped?.bind(snap);
+  return {
+    startTs: snap.startTs,
+    get: (key) => snap.get(key),
+    batchGet: (keys) => snap.batchGet(keys),
+    scan: (range, opts) => snap.scan(range, opts),
+    ...(getNow === undefined ? {} : { getNow }),
+    ...(scanMapped === undefined ? {} : { scanMapped }),
+    release: () => undefined,
+  };
 }

@@ -101,6 +101,13 @@ export interface Txn {
   commit(): Promise<void>;
   /** Discards the buffer and releases the snapshot. Idempotent. */
   rollback(): void;
+  /**
+   * A new transaction over this one's snapshot (same startTs), with none of its writes, that
+   * commits or rolls back on its own and leaves the snapshot held by this one: several writers
+   * whose conflict checks all start from one read (an index backfill's sorted batches). This
+   * transaction must end after its branches.
+   */
+  branch(): Txn;
 }
 
 export interface TxnStore {

@@ -22,3 +22,4 @@ export { listen } from './listen.js';
 export { allocBytes, copyBytes, MAX_POOLED } from './byte-slab.js';
 export { pidAlive } from './process.js';
 export { LazyText } from './lazy-text.js';
+export { radixOrder } from './radix-order.js';

@@ -15,6 +15,7 @@ import { decodeRecordKey, indexPrefix, recordPrefix } from '../../src/codec/inde
 import type { Value } from '../../src/types/index.js';
 import { bytesEqual, prefixEnd } from '../../src/util/index.js';
 import { BACKFILL_BATCH, backfillSettings } from '../../src/catalog/backfill.js';
+import { SORTED_BACKFILL_MAX_ROWS } from '../../src/catalog/sorted-backfill.js';
 import { col, expectSqlError, key, spec, storeFactories, t, type TestStore } from './helpers.js';
 
 const factories = await storeFactories();
@@ -31,6 +32,7 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
   });
   afterEach(async () => {
     backfillSettings.batchSize = BACKFILL_BATCH;
+    backfillSettings.sortedMaxRows = SORTED_BACKFILL_MAX_ROWS;
     await s.close();
   });
 
@@ -175,6 +177,7 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
   });
 
   it('stays consistent with writers maintaining the write-only index during the backfill', async () => {
+    backfillSettings.sortedMaxRows = 0; // the range batches
     const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
     await insert(info, Array.from({ length: 2100 }, (_, i) => [BigInt(i), `v${i % 5}`]));
     const writerDuringBackfill = writeWithIndex((txn, tbl, ix) => {
@@ -203,6 +206,7 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
   });
 
   it('re-runs a batch whose rows change between its scan and its commit (no stale entries)', async () => {
+    backfillSettings.sortedMaxRows = 0; // the range batches
     const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
     await insert(info, Array.from({ length: 1500 }, (_, i) => [BigInt(i), `v${i % 5}`]));
     const writerInsideBatch = writeWithIndex((txn, tbl, ix) => {
@@ -222,6 +226,7 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
   });
 
   it('re-runs a conflicted batch over its whole first range while the next batch runs (rows inserted into it meanwhile)', async () => {
+    backfillSettings.sortedMaxRows = 0; // the range batches
     // Even ids 0..2998: the first batch (1,000 rows) ends at id 1998. Before it commits, a writer
     // inserts 600 odd ids below that and moves row 4, so the batch conflicts. Its retry must still
     // index every row up to 1998 although its range now holds 1,600, while the second batch,
@@ -247,6 +252,113 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
     const after = await current();
     await checkIndex(after, 'iv');
     expect(await countRange(indexPrefix(info.id, 2))).toBe(2100);
+  });
+
+  /**
+   * A catalog whose sorted builds (sorted-backfill.ts: begin, then a branch per batch) run
+   * `writer` before or after their first batch commits; `batches()` counts the sorted batches.
+   */
+  function catalogWithSortedWriter(writer: () => Promise<void>, at: 'before-commit' | 'after-commit'): { open: () => Promise<Catalog>; batches: () => number } {
+    let batches = 0;
+    const base = s.txns;
+    const forward = <T extends object>(target: T, prop: string | symbol): unknown => {
+      const v: unknown = Reflect.get(target, prop);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    };
+    const hookBatch = (batch: Txn): Txn =>
+      new Proxy(batch, {
+        get: (target, prop) =>
+          prop !== 'commit'
+            ? forward(target, prop)
+            : async () => {
+                const first = ++batches === 1;
+                if (first && at === 'before-commit') await writer();
+                await target.commit();
+                if (first && at === 'after-commit') await writer();
+              },
+      });
+    const begin = async (): Promise<Txn> => {
+      const txn = await base.begin();
+      return new Proxy(txn, { get: (target, prop) => (prop === 'branch' ? () => hookBatch(target.branch()) : forward(target, prop)) });
+    };
+    const hooked: typeof base = { kv: base.kv, begin, view: (fn) => base.view(fn), update: (fn, retries) => base.update(fn, retries) };
+    return { open: () => Catalog.open(hooked), batches: () => batches };
+  }
+
+  /** Ids 0..2299 with v = id % 1000 (INT): in key order the first batch of 1,000 holds v 0..349. */
+  async function intRows(): Promise<TableInfo> {
+    const info = await create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
+    await insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), BigInt(i % 1000)]));
+    return info;
+  }
+
+  /** A writer's change of row `id` from v `from` to `to` (null: deleted), maintaining the writeOnly index. */
+  const moveRow = (txn: Txn, tbl: TableInfo, ix: IndexInfo, id: bigint, from: bigint, to: bigint | null): void => {
+    const h = { kind: 'int', value: id } as const;
+    txn.delete(indexEntry(tbl, ix, [id, from], h).key);
+    if (to === null) {
+      txn.delete(recordKeyOf(tbl, h));
+      return;
+    }
+    txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [id, to]));
+    const e = indexEntry(tbl, ix, [id, to], h);
+    txn.put(e.key, e.value);
+  };
+
+  it('builds a fixed-width index in key order from one snapshot, in several batches', async () => {
+    await intRows();
+    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+    expect(hooked.batches()).toBe(3);
+    await checkIndex(await current(), 'iv');
+  });
+
+  it('takes the range batches over the row limit or for entry keys of several lengths', async () => {
+    const info = await intRows();
+    for (const limit of [500, 1000]) {
+      backfillSettings.sortedMaxRows = limit; // 500: the handle span says too many; 1000: found out after 1,000 rows
+      const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+      await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+      expect(hooked.batches()).toBe(0);
+      await checkIndex(await current(), 'iv');
+      await cat.dropIndex('d', 't', 'iv', false);
+    }
+    backfillSettings.sortedMaxRows = SORTED_BACKFILL_MAX_ROWS;
+    await cat.dropTable('d', 't', false);
+    const strings = await create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
+    await insert(strings, Array.from({ length: 1500 }, (_, i) => [BigInt(i), 'x'.repeat(1 + (i % 9))]));
+    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+    expect(hooked.batches()).toBe(0);
+    await checkIndex(await current(), 'iv');
+  });
+
+  it('goes over the table in range batches once a write after its snapshot meets a sorted batch', async () => {
+    await intRows();
+    const writer = writeWithIndex((txn, tbl, ix) => {
+      expect(ix.state).toBe('writeOnly');
+      moveRow(txn, tbl, ix, 0n, 0n, 999n); // its old entry is in the first batch: that batch conflicts
+      moveRow(txn, tbl, ix, 1500n, 500n, null);
+      const h = { kind: 'int', value: 5000n } as const;
+      txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [5000n, 1n]));
+      const e = indexEntry(tbl, ix, [5000n, 1n], h);
+      txn.put(e.key, e.value);
+    });
+    const hooked = catalogWithSortedWriter(writer, 'before-commit');
+    await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+    await checkIndex(await current(), 'iv');
+  });
+
+  it('keeps the batches already committed when a later one conflicts (writers maintain those)', async () => {
+    const info = await intRows();
+    const writer = writeWithIndex((txn, tbl, ix) => {
+      moveRow(txn, tbl, ix, 1000n, 0n, 7n); // already written by the first batch
+      moveRow(txn, tbl, ix, 1900n, 900n, 5n); // not yet written: the last batch conflicts
+    });
+    const hooked = catalogWithSortedWriter(writer, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', idx('iv', ['v']), false);
+    await checkIndex(await current(), 'iv');
+    expect(await countRange(indexPrefix(info.id, 2))).toBe(2300);
   });
 
   it('validates CREATE INDEX', async () => {

@@ -207,6 +207,11 @@ class MemTxn implements Txn {
     this.finished = true;
     this.snap.release();
   }
+
+  branch(): Txn {
+    // MemStore's snapshots release nothing, so sharing one needs no wrapper.
+    return new MemTxn(this.store, this.snap);
+  }
 }
 
 export function memTxnStore(kv: Store = new MemStore()): TxnStore {

@@ -70,6 +70,28 @@ describe('txn over the embedded store', () => {
     expect(txn.finished).toBe(true);
   });
 
+  it('a branch commits on its own from the parent snapshot and leaves that snapshot to the parent', async () => {
+    await seed(['a', 'b']);
+    const parent = await txns.begin();
+    parent.put(b('p'), b('parent only'));
+    await txns.update(async (txn) => {
+      txn.put(b('b'), b('changed after the snapshot'));
+    });
+    const one = parent.branch();
+    expect(one.startTs).toBe(parent.startTs);
+    expect(s(await one.get(b('b')))).toBe('snap-b'); // the parent's snapshot, without its writes
+    expect(await one.get(b('p'))).toBeUndefined();
+    one.put(b('a'), b('from a branch'));
+    await one.commit(); // a was not written since the snapshot
+    const two = parent.branch();
+    two.put(b('b'), b('stale'));
+    await expect(two.commit()).rejects.toMatchObject({ errno: 1213 }); // b was, after the snapshot
+    expect(s(await parent.get(b('a')))).toBe('snap-a'); // still the parent's snapshot
+    parent.rollback();
+    expect(s(await txns.view((txn) => txn.get(b('a'))))).toBe('from a branch');
+    expect(await txns.view((txn) => txn.get(b('p')))).toBeUndefined();
+  });
+
   it('getNow falls back to null (use get) over a snapshot without getNow', async () => {
     await seed(['a']);
     const plain = createTxnStore(withoutSyncReads(kv));

@@ -191,4 +191,8 @@ class MemTxn implements Txn {
   rollback(): void {
     this.finished = true;
   }
+
+  branch(): Txn {
+    return new MemTxn(this.store, this.snap, this.startTs);
+  }
 }

@@ -1,0 +1,187 @@
+/**
+ * ADD INDEX backfill in key order, for a non-unique index whose entry keys all have one length
+ * (fixed-width columns such as INT, BIGINT, DATE, DOUBLE, on an integer-handle table) and a
+ * table that fits the limits: every row is read in one snapshot S and only the part of its entry
+ * key after the index prefix is kept, back to back in one byte arena (16 bytes for an INT
+ * column: its memcomparable value, then the handle); the arena is put in key order by a radix
+ * sort (util/radix-order.ts) and the entries are written in that order in batches, each a branch
+ * of the reading transaction (Txn.branch: a commit of its own whose conflict checks start from
+ * S). On the embedded store each batch is then one ascending run into the index's key range:
+ * LMDB touches each leaf page once and fills it (scripts/lmdb-run-splits.mjs), where entries in
+ * row order land all over the growing index and every batch copies most of its leaf pages again.
+ *
+ * Correct for the reasons the range batches of backfill.ts are, with S as every batch's
+ * snapshot: a writer that changed a row after S also wrote or deleted that row's entry key (the
+ * index is writeOnly, so writers maintain it), which makes the batch carrying the entry conflict
+ * (first committer wins); a writer after the batch's commit maintains the entry itself; rows
+ * inserted after S carry their own entries. A conflict ends the sorted build (the batches already
+ * committed hold entries that were right when they committed) and the caller goes over the table
+ * in range batches, which write every entry again from fresh snapshots.
+ *
+ * Worked example (INT column k, table handles 1..3, rows (1, k=7), (2, k=5), (3, k=7)): arena
+ * `[enc(7) enc(1)] [enc(5) enc(2)] [enc(7) enc(3)]`, radix order [1, 0, 2], entries written as
+ * prefix+enc(5)+enc(2), prefix+enc(7)+enc(1), prefix+enc(7)+enc(3).
+ */
+import { decodeIntHandleAt, encodeIndexValue, indexPrefix } from '../codec/index.js';
+import { isSqlError } from '../errors/index.js';
+import type { MappedPage, PairMapper, Txn, TxnStore } from '../txn/index.js';
+import { keyNext, radixOrder } from '../util/index.js';
+import { indexEntry } from './index-entry.js';
+import { recordColumnsDecoder } from './record.js';
+import type { IndexInfo, TableInfo } from './types.js';
+
+/** Rows and arena bytes a sorted build may hold (backfillSettings.sortedMaxRows lowers the rows). */
+export const SORTED_BACKFILL_MAX_ROWS = 1 << 20;
+const MAX_ARENA_BYTES = 48 << 20;
+
+/**
+ * A table whose handles span more than this many times the row limit is not tried (it most
+ * likely holds too many rows, and finding out means reading them); a sparser one may be tried
+ * and given up after `maxRows` rows.
+ */
+const SPAN_PER_ROW_LIMIT = 4;
+
+/** Batches committing at once: the next batch is buffered while the last one commits and syncs. */
+const IN_FLIGHT = 2;
+
+/**
+ * 'done': every row's entry is written. 'unsorted': nothing was written (a unique index, a
+ * common-handle table, entry keys of several lengths, or over the limits). 'conflict': a batch
+ * met a concurrent write (earlier batches may be written). Throws what a commit or `progress`
+ * throws.
+ */
+export async function sortedBackfill(
+  store: TxnStore,
+  table: TableInfo,
+  index: IndexInfo,
+  range: { start: Uint8Array; end: Uint8Array },
+  batchSize: number,
+  maxRows: number,
+  progress: (rowsDone: number, rowsTotal: number) => void,
+): Promise<'done' | 'unsorted' | 'conflict'> {
+  if (index.unique || table.handleKind !== 'int' || maxRows <= 0) return 'unsorted';
+  const txn = await store.begin();
+  try {
+    if ((await handleSpan(txn, range)) > SPAN_PER_ROW_LIMIT * maxRows) return 'unsorted';
+    const arena = await readSuffixes(txn, table, index, range, batchSize, maxRows);
+    if (arena === undefined) return 'unsorted';
+    const order = radixOrder(arena.bytes, arena.width, arena.count);
+    return await writeInOrder(txn, arena, order, batchSize, progress);
+  } finally {
+    txn.rollback();
+  }
+}
+
+/** Last handle - first handle + 1 of the table's records (0 when it has none). */
+async function handleSpan(txn: Txn, range: { start: Uint8Array; end: Uint8Array }): Promise<number> {
+  const [first] = await txn.scan(range, { limit: 1 });
+  const [last] = await txn.scan(range, { limit: 1, reverse: true });
+  if (first === undefined || last === undefined) return 0;
+  const handle = (key: Uint8Array): bigint => decodeIntHandleAt(key, 0, key.length);
+  return Number(handle(last.key) - handle(first.key)) + 1;
+}
+
+/** Every entry key's part after the index prefix, `width` bytes each, in row order. */
+interface Arena {
+  readonly prefix: Uint8Array;
+  bytes: Uint8Array;
+  width: number;
+  count: number;
+}
+
+/** Appends `key`'s suffix; false when it has another length than the first one's or the arena is full. */
+function append(arena: Arena, key: Uint8Array, maxRows: number): boolean {
+  const suffix = key.length - arena.prefix.length;
+  if (arena.count === 0) arena.width = suffix;
+  if (suffix !== arena.width || suffix <= 0 || arena.count >= maxRows) return false;
+  const at = arena.count * suffix;
+  if (at + suffix > arena.bytes.length) {
+    const size = Math.min(Math.max(arena.bytes.length * 2, 64 * suffix), MAX_ARENA_BYTES);
+    if (at + suffix > size) return false;
+    const grown = new Uint8Array(size);
+    grown.set(arena.bytes.subarray(0, at));
+    arena.bytes = grown;
+  }
+  const bytes = arena.bytes;
+  for (let i = 0, from = arena.prefix.length; i < suffix; i++, from++) bytes[at + i] = key[from] as number;
+  arena.count++;
+  return true;
+}
+
+/** Reads the table at `txn`'s snapshot into an arena; undefined as soon as it cannot be sorted this way. */
+async function readSuffixes(
+  txn: Txn,
+  table: TableInfo,
+  index: IndexInfo,
+  range: { start: Uint8Array; end: Uint8Array },
+  pageSize: number,
+  maxRows: number,
+): Promise<Arena | undefined> {
+  const arena: Arena = { prefix: indexPrefix(table.id, index.id), bytes: new Uint8Array(0), width: 0, count: 0 };
+  const keyOf = entryKeyMapper(table, index);
+  let start: Uint8Array | undefined = range.start;
+  while (start !== undefined) {
+    const page: MappedPage<Uint8Array> = await txn.scanMapped({ start, end: range.end }, { limit: pageSize }, keyOf);
+    for (const key of page.items) if (!append(arena, key, maxRows)) return undefined;
+    start = page.lastKey === undefined ? undefined : keyNext(page.lastKey);
+  }
+  return arena;
+}
+
+/** Record of an int-handle table (at offsets in the store's memory) -> its entry key. */
+function entryKeyMapper(table: TableInfo, index: IndexInfo): PairMapper<Uint8Array> {
+  const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
+  return (key, ks, ke, value, vs, ve) => {
+    const handle = { kind: 'int' as const, value: decodeIntHandleAt(key, ks, ke) };
+    return indexEntry(table, index, decode(handle, value, vs, ve), handle).key;
+  };
+}
+
+/** Commits the arena's entries in `order`, `batchSize` a batch, IN_FLIGHT at once, each a branch of `txn`. */
+async function writeInOrder(
+  txn: Txn,
+  arena: Arena,
+  order: Uint32Array,
+  batchSize: number,
+  progress: (rowsDone: number, rowsTotal: number) => void,
+): Promise<'done' | 'conflict'> {
+  const value = encodeIndexValue(null);
+  const inFlight: Array<Promise<void>> = [];
+  let written = 0;
+  let conflict = false;
+  try {
+    for (let at = 0; at < arena.count && !conflict; at += batchSize) {
+      const end = Math.min(arena.count, at + batchSize);
+      const batch = txn.branch();
+      // The keys of one index's entries are distinct: each is new to the batch.
+      for (let i = at; i < end; i++) batch.putNew(entryKey(arena, order[i] as number), value);
+      const done = batch.commit().then(
+        () => {
+          written += end - at;
+          progress(written, arena.count);
+        },
+        (err: unknown) => {
+          if (!isSqlError(err) || err.errno !== 1213) throw err;
+          conflict = true;
+        },
+      );
+      done.catch(() => undefined); // awaited in turn below
+      inFlight.push(done);
+      if (inFlight.length >= IN_FLIGHT) await inFlight.shift();
+    }
+    while (inFlight.length > 0) await inFlight.shift();
+  } finally {
+    // A failed batch ends the build: let the others settle before the snapshot is released.
+    await Promise.allSettled(inFlight);
+  }
+  return conflict ? 'conflict' : 'done';
+}
+
+/** The full entry key of arena record `r`: the index prefix, then its suffix. */
+function entryKey(arena: Arena, r: number): Uint8Array {
+  const { prefix, bytes, width } = arena;
+  const key = new Uint8Array(prefix.length + width);
+  key.set(prefix);
+  for (let i = 0, from = r * width, to = prefix.length; i < width; i++) key[to + i] = bytes[from + i] as number;
+  return key;
+}
