@@ -103,8 +103,9 @@ export async function backfillIndex(
   report(false);
   const sorted = await sortedBackfill(store, table, index, { start: prefix, end }, batchSize, backfillSettings.sortedMaxRows, (done, total) => {
     rowsDone = done;
+    if (total === undefined) report(false); // still reading the table
     // The last batch is reported as the end (report(true) below), as in the range batches.
-    if (progress !== undefined && done < total) progress({ table: table.name, index: index.name, rowsDone: done, rowsTotal: total });
+    else if (progress !== undefined && done < total) progress({ table: table.name, index: index.name, rowsDone: done, rowsTotal: total });
   });
   if (sorted === 'done') {
     report(true);

@@ -41,14 +41,18 @@ const MAX_ARENA_BYTES = 48 << 20;
  */
 const SPAN_PER_ROW_LIMIT = 4;
 
+/** Pages of `batchSize` rows read between two progress reports while the table is scanned. */
+const SCAN_PAGES_PER_REPORT = 16;
+
 /** Batches committing at once: the next batch is buffered while the last one commits and syncs. */
 const IN_FLIGHT = 2;
 
 /**
  * 'done': every row's entry is written. 'unsorted': nothing was written (a unique index, a
  * common-handle table, entry keys of several lengths, or over the limits). 'conflict': a batch
- * met a concurrent write (earlier batches may be written). Throws what a commit or `progress`
- * throws.
+ * met a concurrent write (earlier batches may be written). `progress` is told the rows written
+ * after each batch, and (rows 0, total undefined) now and then while the table is read; it may
+ * throw to stop the build, as may a commit.
  */
 export async function sortedBackfill(
   store: TxnStore,
@@ -57,13 +61,13 @@ export async function sortedBackfill(
   range: { start: Uint8Array; end: Uint8Array },
   batchSize: number,
   maxRows: number,
-  progress: (rowsDone: number, rowsTotal: number) => void,
+  progress: (rowsDone: number, rowsTotal: number | undefined) => void,
 ): Promise<'done' | 'unsorted' | 'conflict'> {
   if (index.unique || table.handleKind !== 'int' || maxRows <= 0) return 'unsorted';
   const txn = await store.begin();
   try {
     if ((await handleSpan(txn, range)) > SPAN_PER_ROW_LIMIT * maxRows) return 'unsorted';
-    const arena = await readSuffixes(txn, table, index, range, batchSize, maxRows);
+    const arena = await readSuffixes(txn, table, index, range, batchSize, maxRows, () => progress(0, undefined));
     if (arena === undefined) return 'unsorted';
     const order = radixOrder(arena.bytes, arena.width, arena.count);
     return await writeInOrder(txn, arena, order, batchSize, progress);
@@ -116,13 +120,16 @@ async function readSuffixes(
   range: { start: Uint8Array; end: Uint8Array },
   pageSize: number,
   maxRows: number,
+  scanning: () => void,
 ): Promise<Arena | undefined> {
   const arena: Arena = { prefix: indexPrefix(table.id, index.id), bytes: new Uint8Array(0), width: 0, count: 0 };
   const keyOf = entryKeyMapper(table, index);
   let start: Uint8Array | undefined = range.start;
-  while (start !== undefined) {
+  for (let pages = 1; start !== undefined; pages++) {
     const page: MappedPage<Uint8Array> = await txn.scanMapped({ start, end: range.end }, { limit: pageSize }, keyOf);
     for (const key of page.items) if (!append(arena, key, maxRows)) return undefined;
+    // A long scan still reports (and so notices KILL QUERY), without a report per page.
+    if (pages % SCAN_PAGES_PER_REPORT === 0) scanning();
     start = page.lastKey === undefined ? undefined : keyNext(page.lastKey);
   }
   return arena;
@@ -143,7 +150,7 @@ async function writeInOrder(
   arena: Arena,
   order: Uint32Array,
   batchSize: number,
-  progress: (rowsDone: number, rowsTotal: number) => void,
+  progress: (rowsDone: number, rowsTotal: number | undefined) => void,
 ): Promise<'done' | 'conflict'> {
   const value = encodeIndexValue(null);
   const inFlight: Array<Promise<void>> = [];

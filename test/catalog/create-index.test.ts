@@ -333,6 +333,20 @@ describe.each(factories)('CREATE / DROP INDEX ($name)', (factory) => {
     await checkIndex(await current(), 'iv');
   });
 
+  it('reports while it reads the table, so a stop (KILL QUERY) ends it before anything is written', async () => {
+    const info = await intRows();
+    backfillSettings.batchSize = 10; // 230 pages to read: reports after every 16th
+    const seen: Array<[number, number]> = [];
+    const stop = (st: { rowsDone: number; rowsTotal: number }): void => {
+      seen.push([st.rowsDone, st.rowsTotal]);
+      if (seen.length === 2) throw new Error('stopped');
+    };
+    await expect(cat.createIndex('d', 't', idx('iv', ['v']), false, stop)).rejects.toThrow('stopped');
+    expect(seen).toEqual([[0, 2300], [0, 2300]]);
+    expect((await current()).indexes.map((ix) => ix.name)).toEqual(['PRIMARY']);
+    expect(await countRange(indexPrefix(info.id, 2))).toBe(0);
+  });
+
   it('goes over the table in range batches once a write after its snapshot meets a sorted batch', async () => {
     await intRows();
     const writer = writeWithIndex((txn, tbl, ix) => {
