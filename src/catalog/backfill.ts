@@ -14,7 +14,7 @@
  * what is already there (and within the batch): a different handle => 1062.
  */
 import { decodeIndexValue, decodeIntHandleAt, decodeRecordKey, type Handle, recordPrefix } from '../codec/index.js';
-import { SqlError } from '../errors/index.js';
+import { isSqlError, SqlError } from '../errors/index.js';
 import type { PairMapper, Txn, TxnStore } from '../txn/index.js';
 import { bytesEqual, compareBytes, copyBytes, keyNext, prefixEnd, toHex } from '../util/index.js';
 import { rowTotalEstimator } from './backfill-estimate.js';
@@ -144,11 +144,27 @@ interface BatchResult {
 }
 
 /**
+ * Attempts of a batch at one size before its range is split in halves: under a steady write
+ * load every row of a large batch is another chance that a writer changes it between the
+ * batch's read and its commit, so a batch of 8,192 rows can keep conflicting where its halves
+ * (a quarter of the chance each, read and committed in half the time) get through.
+ */
+const ATTEMPTS_BEFORE_SPLIT = 4;
+/** Batches are not split below this many rows (those are retried as TxnStore.update does). */
+const MIN_SPLIT_ROWS = 64;
+
+function isConflict(err: unknown): boolean {
+  return isSqlError(err) && err.errno === 1213;
+}
+
+/**
  * One batch in its own transaction (retried on conflict by TxnStore.update). `scanned`
  * resolves with where the next batch starts once the first attempt has read its rows;
  * `committed` once the batch is durable. A retry covers exactly the range the first attempt
  * did, [start, next): rows inserted into it since carry their own entries (writers maintain a
- * writeOnly index), and a limit could leave out one that was there before.
+ * writeOnly index), and a limit could leave out one that was there before. After
+ * ATTEMPTS_BEFORE_SPLIT conflicts that range is covered in batches of half the rows instead
+ * (coverRange), which split again the same way.
  */
 function startBatch(
   store: TxnStore,
@@ -164,18 +180,38 @@ function startBatch(
     announce = resolve;
     fail = reject;
   });
-  const committed = store.update(async (txn) => {
-    if (fixed !== undefined) {
-      const rows = await backfillRange(txn, table, index, { start: range.start, end: fixed.next ?? range.end }, limit);
+  const committed = store
+    .update(async (txn) => {
+      if (fixed !== undefined) {
+        const rows = await backfillRange(txn, table, index, { start: range.start, end: fixed.next ?? range.end }, limit);
+        return { ...fixed, rows };
+      }
+      const first = await backfillBatch(txn, table, index, range, limit);
+      fixed = first;
+      announce(first.next);
+      return first;
+    }, limit > MIN_SPLIT_ROWS ? ATTEMPTS_BEFORE_SPLIT - 1 : undefined)
+    .catch(async (err: unknown) => {
+      if (!isConflict(err) || fixed === undefined || limit <= MIN_SPLIT_ROWS) throw err;
+      const rows = await coverRange(store, table, index, { start: range.start, end: fixed.next ?? range.end }, limit >> 1);
       return { ...fixed, rows };
-    }
-    const first = await backfillBatch(txn, table, index, range, limit);
-    fixed = first;
-    announce(first.next);
-    return first;
-  });
+    });
   committed.catch((err: unknown) => fail(err));
   return { scanned, committed };
+}
+
+/** Every row of `range` in batches of `limit` rows, one after another (a split batch); returns how many. */
+async function coverRange(store: TxnStore, table: TableInfo, index: IndexInfo, range: { start: Uint8Array; end: Uint8Array }, limit: number): Promise<number> {
+  let rows = 0;
+  let start: Uint8Array | undefined = range.start;
+  while (start !== undefined) {
+    const batch = startBatch(store, table, index, { start, end: range.end }, limit);
+    batch.scanned.catch(() => undefined); // its failure is committed's, awaited here
+    const done = await batch.committed;
+    rows += done.rows;
+    start = done.next;
+  }
+  return rows;
 }
 
 /** Every row of `range` (a retried batch), in pages of `pageSize`; returns how many. */

@@ -1,0 +1,183 @@
+/**
+ * CREATE INDEX's backfill under concurrent writers: the sorted build (catalog/sorted-backfill.ts)
+ * and its fall-back to range batches, and range batches that split under a steady write load.
+ */
+import { describe, expect, it } from 'vitest';
+import { Catalog, decodeRecord, encodeRecordValue, indexEntry, recordKeyOf, type IndexInfo, type TableInfo } from '../../src/catalog/index.js';
+import { backfillSettings } from '../../src/catalog/backfill.js';
+import { SORTED_BACKFILL_MAX_ROWS } from '../../src/catalog/sorted-backfill.js';
+import { indexPrefix } from '../../src/codec/index.js';
+import type { Txn } from '../../src/txn/index.js';
+import { col, storeFactories, t } from './helpers.js';
+import { indexBuildFixture } from './index-build-fixture.js';
+
+const factories = await storeFactories();
+
+describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
+  const fx = indexBuildFixture(factory);
+
+  /**
+   * A catalog whose sorted builds (sorted-backfill.ts: begin, then a branch per batch) run
+   * `writer` before or after their first batch commits; `batches()` counts the sorted batches.
+   */
+  function catalogWithSortedWriter(writer: () => Promise<void>, at: 'before-commit' | 'after-commit'): { open: () => Promise<Catalog>; batches: () => number } {
+    let batches = 0;
+    const base = fx.s.txns;
+    const forward = <T extends object>(target: T, prop: string | symbol): unknown => {
+      const v: unknown = Reflect.get(target, prop);
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    };
+    const hookBatch = (batch: Txn): Txn =>
+      new Proxy(batch, {
+        get: (target, prop) =>
+          prop !== 'commit'
+            ? forward(target, prop)
+            : async () => {
+                const first = ++batches === 1;
+                if (first && at === 'before-commit') await writer();
+                await target.commit();
+                if (first && at === 'after-commit') await writer();
+              },
+      });
+    const begin = async (): Promise<Txn> => {
+      const txn = await base.begin();
+      return new Proxy(txn, { get: (target, prop) => (prop === 'branch' ? () => hookBatch(target.branch()) : forward(target, prop)) });
+    };
+    const hooked: typeof base = { kv: base.kv, begin, view: (fn) => base.view(fn), update: (fn, retries) => base.update(fn, retries) };
+    return { open: () => Catalog.open(hooked), batches: () => batches };
+  }
+
+  /** Ids 0..2299 with v = id % 1000 (INT): in key order the first batch of 1,000 holds v 0..349. */
+  async function intRows(): Promise<TableInfo> {
+    const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
+    await fx.insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), BigInt(i % 1000)]));
+    return info;
+  }
+
+  /** A writer's change of row `id` from v `from` to `to` (null: deleted), maintaining the writeOnly index. */
+  const moveRow = (txn: Txn, tbl: TableInfo, ix: IndexInfo, id: bigint, from: bigint, to: bigint | null): void => {
+    const h = { kind: 'int', value: id } as const;
+    txn.delete(indexEntry(tbl, ix, [id, from], h).key);
+    if (to === null) {
+      txn.delete(recordKeyOf(tbl, h));
+      return;
+    }
+    txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [id, to]));
+    const e = indexEntry(tbl, ix, [id, to], h);
+    txn.put(e.key, e.value);
+  };
+
+  it('builds a fixed-width index in key order from one snapshot, in several batches', async () => {
+    await intRows();
+    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
+    expect(hooked.batches()).toBe(3);
+    await fx.checkIndex(await fx.current(), 'iv');
+  });
+
+  it('takes the range batches over the row limit or for entry keys of several lengths', async () => {
+    const info = await intRows();
+    for (const limit of [500, 1000]) {
+      backfillSettings.sortedMaxRows = limit; // 500: the handle span says too many; 1000: found out after 1,000 rows
+      const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+      await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
+      expect(hooked.batches()).toBe(0);
+      await fx.checkIndex(await fx.current(), 'iv');
+      await fx.cat.dropIndex('d', 't', 'iv', false);
+    }
+    backfillSettings.sortedMaxRows = SORTED_BACKFILL_MAX_ROWS;
+    await fx.cat.dropTable('d', 't', false);
+    const strings = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
+    await fx.insert(strings, Array.from({ length: 1500 }, (_, i) => [BigInt(i), 'x'.repeat(1 + (i % 9))]));
+    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
+    expect(hooked.batches()).toBe(0);
+    await fx.checkIndex(await fx.current(), 'iv');
+  });
+
+  it('reports while it reads the table, so a stop (KILL QUERY) ends it before anything is written', async () => {
+    const info = await intRows();
+    backfillSettings.batchSize = 10; // 230 pages to read: reports after every 16th
+    const seen: Array<[number, number]> = [];
+    const stop = (st: { rowsDone: number; rowsTotal: number }): void => {
+      seen.push([st.rowsDone, st.rowsTotal]);
+      if (seen.length === 2) throw new Error('stopped');
+    };
+    await expect(fx.cat.createIndex('d', 't', fx.idx('iv', ['v']), false, stop)).rejects.toThrow('stopped');
+    expect(seen).toEqual([[0, 2300], [0, 2300]]);
+    expect((await fx.current()).indexes.map((ix) => ix.name)).toEqual(['PRIMARY']);
+    expect(await fx.countRange(indexPrefix(info.id, 2))).toBe(0);
+  });
+
+  it('goes over the table in range batches once a write after its snapshot meets a sorted batch', async () => {
+    await intRows();
+    const writer = fx.writeWithIndex((txn, tbl, ix) => {
+      expect(ix.state).toBe('writeOnly');
+      moveRow(txn, tbl, ix, 0n, 0n, 999n); // its old entry is in the first batch: that batch conflicts
+      moveRow(txn, tbl, ix, 1500n, 500n, null);
+      const h = { kind: 'int', value: 5000n } as const;
+      txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [5000n, 1n]));
+      const e = indexEntry(tbl, ix, [5000n, 1n], h);
+      txn.put(e.key, e.value);
+    });
+    const hooked = catalogWithSortedWriter(writer, 'before-commit');
+    await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
+    await fx.checkIndex(await fx.current(), 'iv');
+  });
+
+  it('keeps the batches already committed when a later one conflicts (writers maintain those)', async () => {
+    const info = await intRows();
+    const writer = fx.writeWithIndex((txn, tbl, ix) => {
+      moveRow(txn, tbl, ix, 1000n, 0n, 7n); // already written by the first batch
+      moveRow(txn, tbl, ix, 1900n, 900n, 5n); // not yet written: the last batch conflicts
+    });
+    const hooked = catalogWithSortedWriter(writer, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
+    await fx.checkIndex(await fx.current(), 'iv');
+    expect(await fx.countRange(indexPrefix(info.id, 2))).toBe(2300);
+  });
+
+  it('splits a range batch that keeps conflicting under a steady write load, and finishes', async () => {
+    backfillSettings.sortedMaxRows = 0; // the range batches
+    await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
+    await fx.insert(await fx.current(), Array.from({ length: 1500 }, (_, i) => [BigInt(i), `v${i % 5}`]));
+    // Row 900 changes before each of the first 20 backfill commits: the batch that holds it keeps
+    // conflicting (more often than TxnStore.update's 10 retries) until it is split.
+    const h900 = { kind: 'int', value: 900n } as const;
+    const moveRow900 = (): Promise<void> =>
+      fx.s.txns.update(async (txn) => {
+        const tbl = (await fx.cat.schemaFor(txn)).table('d', 't');
+        const ix = tbl?.indexes.find((i) => i.name === 'iv');
+        if (tbl === undefined || ix === undefined) throw new Error('index not visible to writers');
+        txn.lockKeys([fx.cat.tableDefKey(tbl)]);
+        const stored = await txn.get(recordKeyOf(tbl, h900));
+        if (stored === undefined) throw new Error('row 900 missing');
+        const before = decodeRecord(tbl, h900, stored);
+        const after = [900n, `w${String(before[1]).slice(1)}x`.slice(0, 10)];
+        txn.delete(indexEntry(tbl, ix, before, h900).key);
+        txn.put(recordKeyOf(tbl, h900), encodeRecordValue(tbl, after));
+        const e = indexEntry(tbl, ix, after, h900);
+        txn.put(e.key, e.value);
+      });
+    let calls = 0;
+    let writes = 0;
+    const base = fx.s.txns;
+    const hooked: typeof base = {
+      kv: base.kv,
+      begin: () => base.begin(),
+      view: (fn) => base.view(fn),
+      update: <T>(fn: Parameters<typeof base.update<T>>[0], retries?: number): Promise<T> =>
+        base.update(async (txn) => {
+          const result = await fn(txn);
+          if (++calls >= 2 && writes < 20) {
+            await moveRow900();
+            writes++;
+          }
+          return result;
+        }, retries),
+    };
+    await (await Catalog.open(hooked)).createIndex('d', 't', fx.idx('iv', ['v']), false);
+    expect(writes).toBe(20);
+    await fx.checkIndex(await fx.current(), 'iv');
+  });
+});
