@@ -14,8 +14,8 @@
  * what is already there (and within the batch): a different handle => 1062.
  */
 import { decodeIndexValue, decodeIntHandleAt, decodeRecordKey, type Handle, recordPrefix } from '../codec/index.js';
-import { isSqlError, SqlError } from '../errors/index.js';
-import type { PairMapper, Txn, TxnStore } from '../txn/index.js';
+import { SqlError } from '../errors/index.js';
+import { isWriteConflict, type PairMapper, type Txn, type TxnStore } from '../txn/index.js';
 import { bytesEqual, compareBytes, copyBytes, keyNext, prefixEnd, toHex } from '../util/index.js';
 import { rowTotalEstimator } from './backfill-estimate.js';
 import { SORTED_BACKFILL_MAX_ROWS, sortedBackfill } from './sorted-backfill.js';
@@ -153,10 +153,6 @@ const ATTEMPTS_BEFORE_SPLIT = 4;
 /** Batches are not split below this many rows (those are retried as TxnStore.update does). */
 const MIN_SPLIT_ROWS = 64;
 
-function isConflict(err: unknown): boolean {
-  return isSqlError(err) && err.errno === 1213;
-}
-
 /**
  * One batch in its own transaction (retried on conflict by TxnStore.update). `scanned`
  * resolves with where the next batch starts once the first attempt has read its rows;
@@ -192,7 +188,7 @@ function startBatch(
       return first;
     }, limit > MIN_SPLIT_ROWS ? ATTEMPTS_BEFORE_SPLIT - 1 : undefined)
     .catch(async (err: unknown) => {
-      if (!isConflict(err) || fixed === undefined || limit <= MIN_SPLIT_ROWS) throw err;
+      if (!isWriteConflict(err) || fixed === undefined || limit <= MIN_SPLIT_ROWS) throw err;
       const rows = await coverRange(store, table, index, { start: range.start, end: fixed.next ?? range.end }, limit >> 1);
       return { ...fixed, rows };
     });

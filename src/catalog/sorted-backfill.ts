@@ -23,8 +23,7 @@
  * prefix+enc(5)+enc(2), prefix+enc(7)+enc(1), prefix+enc(7)+enc(3).
  */
 import { decodeIntHandleAt, encodeIndexValue, indexPrefix } from '../codec/index.js';
-import { isSqlError } from '../errors/index.js';
-import type { MappedPage, PairMapper, Txn, TxnStore } from '../txn/index.js';
+import { isWriteConflict, type MappedPage, type PairMapper, type Txn, type TxnStore } from '../txn/index.js';
 import { keyNext, radixOrder } from '../util/index.js';
 import { indexEntry } from './index-entry.js';
 import { recordColumnsDecoder } from './record.js';
@@ -168,7 +167,7 @@ async function writeInOrder(
           progress(written, arena.count);
         },
         (err: unknown) => {
-          if (!isSqlError(err) || err.errno !== 1213) throw err;
+          if (!isWriteConflict(err)) throw err;
           conflict = true;
         },
       );

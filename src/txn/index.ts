@@ -1,3 +1,3 @@
 export type { ExistingKeyError, Txn, TxnStore } from './types.js';
 export type { MappedPage, PairMapper } from '../kv/kv.js';
-export { createTxnStore } from './txn-store.js';
+export { createTxnStore, isWriteConflict } from './txn-store.js';

@@ -34,7 +34,7 @@ class KvTxnStore implements TxnStore {
         return result;
       } catch (err) {
         txn.rollback();
-        if (attempt >= retries || !isConflict(err)) throw err;
+        if (attempt >= retries || !isWriteConflict(err)) throw err;
       }
       await sleep(backoffMs(attempt));
     }
@@ -50,7 +50,8 @@ class KvTxnStore implements TxnStore {
   }
 }
 
-function isConflict(err: unknown): boolean {
+/** A transaction's write conflict (1213): first committer wins, and a retry from scratch may pass. */
+export function isWriteConflict(err: unknown): boolean {
   return isSqlError(err) && err.errno === 1213;
 }
 

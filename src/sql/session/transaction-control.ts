@@ -23,8 +23,8 @@
  * - The observer hears how each transaction that took a snapshot ends (committed, conflicted =
  *   1213 returned to the client, rolled back) and of every autocommit retry.
  */
-import { SqlError, isSqlError } from '../../errors/index.js';
-import type { Txn, TxnStore } from '../../txn/index.js';
+import { SqlError } from '../../errors/index.js';
+import { isWriteConflict, type Txn, type TxnStore } from '../../txn/index.js';
 import { isGeneratedIdCollision } from '../exec/index.js';
 import { NO_OBSERVER, type EngineObserver, type TransactionOutcome } from './observer.js';
 import { RETRY_PRIORITY_AFTER, type RetryGate } from './retry-gate.js';
@@ -52,10 +52,6 @@ interface OpenTxn {
   txn: Txn | null;
   readonly readOnly: boolean;
   readonly savepoints: Savepoint[];
-}
-
-export function isWriteConflict(err: unknown): boolean {
-  return isSqlError(err) && err.errno === 1213;
 }
 
 export class TransactionControl {
