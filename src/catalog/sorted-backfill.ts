@@ -4,9 +4,10 @@
  * table that fits the limits: every row is read in one snapshot S and only the part of its entry
  * key after the index prefix is kept, back to back in one byte arena (16 bytes for an INT
  * column: its memcomparable value, then the handle); the arena is put in key order by a radix
- * sort (util/radix-order.ts) and the entries are written in that order in batches, each a branch
- * of the reading transaction (Txn.branch: a commit of its own whose conflict checks start from
- * S). On the embedded store each batch is then one ascending run into the index's key range:
+ * sort (util/radix-order.ts) and the entries are written in that order in batches, each a key
+ * run (kv key-run.ts) committed over the reading transaction's snapshot (Txn.commitRun: a commit
+ * of its own whose conflict checks start from S; the embedded store encodes the run's keys
+ * straight from the arena into its redo record and checks them with one cursor walk). On the embedded store each batch is then one ascending run into the index's key range:
  * LMDB touches each leaf page once and fills it (scripts/lmdb-run-splits.mjs), where entries in
  * row order land all over the growing index and every batch copies most of its leaf pages again.
  *
@@ -143,7 +144,7 @@ function entryKeyMapper(table: TableInfo, index: IndexInfo): PairMapper<Uint8Arr
   };
 }
 
-/** Commits the arena's entries in `order`, `batchSize` a batch, IN_FLIGHT at once, each a branch of `txn`. */
+/** Commits the arena's entries in `order`, `batchSize` a batch, IN_FLIGHT at once, each a key run committed over `txn`'s snapshot. */
 async function writeInOrder(
   txn: Txn,
   arena: Arena,
@@ -158,10 +159,9 @@ async function writeInOrder(
   try {
     for (let at = 0; at < arena.count && !conflict; at += batchSize) {
       const end = Math.min(arena.count, at + batchSize);
-      const batch = txn.branch();
-      // The keys of one index's entries are distinct: each is new to the batch.
-      for (let i = at; i < end; i++) batch.putNew(entryKey(arena, order[i] as number), value);
-      const done = batch.commit().then(
+      // The keys of one index's entries are distinct and, in radix order, ascending.
+      const run = { prefix: arena.prefix, records: arena.bytes, width: arena.width, order, from: at, to: end, value };
+      const done = txn.commitRun(run).then(
         () => {
           written += end - at;
           progress(written, arena.count);
@@ -181,13 +181,4 @@ async function writeInOrder(
     await Promise.allSettled(inFlight);
   }
   return conflict ? 'conflict' : 'done';
-}
-
-/** The full entry key of arena record `r`: the index prefix, then its suffix. */
-function entryKey(arena: Arena, r: number): Uint8Array {
-  const { prefix, bytes, width } = arena;
-  const key = new Uint8Array(prefix.length + width);
-  key.set(prefix);
-  for (let i = 0, from = r * width, to = prefix.length; i < width; i++) key[to + i] = bytes[from + i] as number;
-  return key;
 }

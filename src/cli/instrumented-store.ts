@@ -39,6 +39,10 @@ class InstrumentedStore implements Store {
     return this.inner.checksAbsent === true;
   }
 
+  get commitsRuns(): boolean {
+    return this.inner.commitsRuns === true;
+  }
+
   snapshot(): Promise<Snapshot> {
     const t = performance.now();
     return this.inner.snapshot().then((snap) => {

@@ -1,2 +1,3 @@
 export * from './kv.js';
+export * from './key-run.js';
 export { assertSharedOpenSafe, openStore, recoverStore, type OpenStoreOptions } from './open.js';

@@ -8,6 +8,7 @@
  * Buffers returned by a backend belong to the caller (backends copy out of shared memory); only
  * scanMapped's mapper sees borrowed views.
  */
+import type { KeyRun } from './key-run.js';
 
 /** Half-open key range [start, end). `end` must be > `start` for a non-empty range. */
 export interface KeyRange {
@@ -135,6 +136,8 @@ export interface CommitRequest {
   readonly checkKeys: readonly Uint8Array[];
   /** Like checkKeys, each checked from its own `since` (>= startTs) instead of startTs. */
   readonly laterChecks?: readonly CheckedKey[];
+  /** More puts, as a key run (key-run.ts); only for a store whose `commitsRuns` is true. */
+  readonly run?: KeyRun;
 }
 
 /**
@@ -148,6 +151,8 @@ export interface Store {
   readonly url: string;
   /** True when commit() itself checks mutations marked `absent` (Mutation). */
   readonly checksAbsent?: boolean;
+  /** True when commit() takes a request's `run` (key-run.ts); others never get one. */
+  readonly commitsRuns?: boolean;
   /** Opens a snapshot at the latest committed state. */
   snapshot(): Promise<Snapshot>;
   /**

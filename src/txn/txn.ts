@@ -1,5 +1,6 @@
 import { SqlError } from '../errors/index.js';
-import { KeyExistsError, mapPairs, scanMappedOf, type KeyRange, type KvPair, type MappedPage, type Mutation, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
+import { KeyExistsError, mapPairs, scanMappedOf, type CommitRequest, type KeyRange, type KvPair, type MappedPage, type Mutation, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../kv/kv.js';
+import { runLength, runMutations, type KeyRun } from '../kv/key-run.js';
 import { toHex } from '../util/index.js';
 import type { ExistingKeyError, Txn } from './types.js';
 import { mergedScan } from './merge-scan.js';
@@ -232,6 +233,14 @@ export class KvTxn implements Txn {
   branch(): Txn {
     this.checkActive();
     return new KvTxn(this.kv, borrowed(this.snap));
+  }
+
+  async commitRun(run: KeyRun): Promise<void> {
+    this.checkActive();
+    const startTs = this.snap.startTs;
+    if (runLength(run) === 0) return;
+    const req: CommitRequest = this.kv.commitsRuns === true ? { startTs, mutations: [], checkKeys: [], run } : { startTs, mutations: runMutations(run), checkKeys: [] };
+    await this.kv.commit(req);
   }
 
   private tooLarge(): SqlError {

@@ -3,6 +3,7 @@
  * first committer wins. Implementations live beside this file; other layers use only these types.
  */
 import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Store } from '../kv/kv.js';
+import type { KeyRun } from '../kv/key-run.js';
 
 /** The error for a putAbsent key that held a value at commit, or undefined when the key is another's. */
 export type ExistingKeyError = (key: Uint8Array) => Error | undefined;
@@ -108,6 +109,13 @@ export interface Txn {
    * transaction must end after its branches.
    */
   branch(): Txn;
+  /**
+   * Commits the puts of `run` (kv key-run.ts) as a branch of their own would (a commit over this
+   * transaction's snapshot, conflict-checked from its startTs), without a write buffer or an
+   * object per key; this transaction stays open and unchanged. For bulk writers whose keys are
+   * new to every transaction (an index backfill's sorted batches).
+   */
+  commitRun(run: KeyRun): Promise<void>;
 }
 
 export interface TxnStore {

@@ -7,7 +7,7 @@ import { Catalog, decodeRecord, encodeRecordValue, indexEntry, recordKeyOf, type
 import { backfillSettings } from '../../src/catalog/backfill.js';
 import { SORTED_BACKFILL_MAX_ROWS } from '../../src/catalog/sorted-backfill.js';
 import { indexPrefix } from '../../src/codec/index.js';
-import type { Txn } from '../../src/txn/index.js';
+import type { KeyRun, Txn } from '../../src/txn/index.js';
 import { col, storeFactories, t } from './helpers.js';
 import { indexBuildFixture } from './index-build-fixture.js';
 
@@ -17,7 +17,7 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
   const fx = indexBuildFixture(factory);
 
   /**
-   * A catalog whose sorted builds (sorted-backfill.ts: begin, then a branch per batch) run
+   * A catalog whose sorted builds (sorted-backfill.ts: begin, then a Txn.commitRun per batch) run
    * `writer` before or after their first batch commits; `batches()` counts the sorted batches.
    */
   function catalogWithSortedWriter(writer: () => Promise<void>, at: 'before-commit' | 'after-commit'): { open: () => Promise<Catalog>; batches: () => number } {
@@ -27,22 +27,19 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
       const v: unknown = Reflect.get(target, prop);
       return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
     };
-    const hookBatch = (batch: Txn): Txn =>
-      new Proxy(batch, {
+    const hookRuns = (txn: Txn): Txn =>
+      new Proxy(txn, {
         get: (target, prop) =>
-          prop !== 'commit'
+          prop !== 'commitRun'
             ? forward(target, prop)
-            : async () => {
+            : async (run: KeyRun) => {
                 const first = ++batches === 1;
                 if (first && at === 'before-commit') await writer();
-                await target.commit();
+                await target.commitRun(run);
                 if (first && at === 'after-commit') await writer();
               },
       });
-    const begin = async (): Promise<Txn> => {
-      const txn = await base.begin();
-      return new Proxy(txn, { get: (target, prop) => (prop === 'branch' ? () => hookBatch(target.branch()) : forward(target, prop)) });
-    };
+    const begin = async (): Promise<Txn> => hookRuns(await base.begin());
     const hooked: typeof base = { kv: base.kv, begin, view: (fn) => base.view(fn), update: (fn, retries) => base.update(fn, retries) };
     return { open: () => Catalog.open(hooked), batches: () => batches };
   }

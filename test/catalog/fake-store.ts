@@ -4,6 +4,7 @@
  */
 import { SqlError } from '../../src/errors/index.js';
 import { mapPairs, type CommitRequest, type KeyRange, type KvPair, type MappedPage, type PairMapper, type ScanOptions, type Snapshot, type Store } from '../../src/kv/kv.js';
+import { runMutations, type KeyRun } from '../../src/kv/key-run.js';
 import type { Txn, TxnStore } from '../../src/txn/types.js';
 import { compareBytes, toHex } from '../../src/util/index.js';
 
@@ -206,6 +207,12 @@ class MemTxn implements Txn {
   rollback(): void {
     this.finished = true;
     this.snap.release();
+  }
+
+  async commitRun(run: KeyRun): Promise<void> {
+    const branch = this.branch();
+    for (const m of runMutations(run)) if (m.op === 'put') branch.put(m.key, m.value);
+    await branch.commit();
   }
 
   branch(): Txn {

@@ -13,7 +13,10 @@ import {
   type DbName,
   type RedoOp,
   type RedoRecord,
+  type RunPuts,
 } from '../../src/kv/embedded/redo-record.js';
+import { runMutations } from '../../src/kv/key-run.js';
+import { radixOrder } from '../../src/util/index.js';
 
 type WritesRecord = RedoRecord & { kind: 'writes' };
 
@@ -146,6 +149,40 @@ describe('redo record encoding', () => {
         expect(out.records.map(plain)).toEqual(recs.map(plain));
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('redo records with a key run', () => {
+  /** A run over distinct random records of one width, in radix order, with a random window. */
+  const runArb = fc.integer({ min: 1, max: 6 }).chain((width) =>
+    fc
+      .record({
+        recs: fc.uniqueArray(fc.uint8Array({ minLength: width, maxLength: width }), { maxLength: 30, selector: (r) => Buffer.from(r).toString('hex') }),
+        prefix: fc.uint8Array({ maxLength: 12 }),
+        value: fc.uint8Array({ maxLength: 20 }),
+        cut: fc.tuple(fc.nat(), fc.nat()),
+      })
+      .map(({ recs, prefix, value, cut }): RunPuts => {
+        const records = new Uint8Array(recs.length * width);
+        recs.forEach((r, i) => records.set(r, i * width));
+        const from = recs.length === 0 ? 0 : cut[0] % (recs.length + 1);
+        const to = from + (recs.length === 0 ? 0 : cut[1] % (recs.length - from + 1));
+        return { run: { prefix, records, width, order: radixOrder(records, width, recs.length), from, to, value: new Uint8Array(0) }, value };
+      }),
+  );
+
+  it('decodes to the record\'s ops followed by a put of every run key, chained or not (property)', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 4 }), runArb, baseArb, (ops, run, base) => {
+        const rec: WritesRecord = { kind: 'writes', base, ops, run };
+        const expected = plain({ kind: 'writes', base, ops: [...ops, ...runMutations(run.run).map((m) => ({ db: 'data' as const, op: 'put' as const, key: m.key, value: run.value }))] });
+        expect(decodeRecords(encodeRecord(rec)).records.map(plain)).toEqual([expected]);
+        const gen = 3n;
+        const seed = chainSeed(gen);
+        expect(decodeChained(encodeChained(rec, seed), gen).map(plain)).toEqual([expected]);
+      }),
+      { numRuns: 200 },
     );
   });
 });

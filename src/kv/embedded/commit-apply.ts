@@ -3,6 +3,7 @@ import type { CommitRequest } from '../kv.js';
 import { getFastIn } from './lmdb-snapshot.js';
 import type { NativeApplier } from './native-apply.js';
 import { LoggedWrites, type Appended, type RedoLog } from './redo-log.js';
+import { runConflict } from './run-check.js';
 import { encodeTombstone, encodeTs, HEADER_BYTES, isLive, readTs, storedAfter, writeLive } from './value-format.js';
 
 export const COUNTER_KEY = 'commitTs';
@@ -114,13 +115,15 @@ export function checkOnlyCommit(dbs: EmbeddedDbs, req: CommitRequest, txn: Trans
  * Conflict check + apply, run synchronously INSIDE one LMDB write transaction (shared with the
  * other commits of the batch), so it is serialized against every other commit of every process.
  * Nothing is written unless the whole request passes (checkCommit) and its log record was
- * appended (LoggedWrites.finish). The request has mutations: EmbeddedStore.commit sends a commit
- * without any to checkOnlyCommit.
+ * appended (LoggedWrites.finish). The request has mutations or a key run (run-check.ts):
+ * EmbeddedStore.commit sends a commit with neither to checkOnlyCommit.
  */
 export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog | undefined): CommitOutcome {
   const { data, meta } = dbs;
   const failed = checkCommit(req, { data: (key) => data.getBinaryFast(key), meta: (name) => meta.getBinaryFast(name) });
   if (failed !== undefined) return failed;
+  const runFailed = req.run === undefined ? undefined : runConflict(data, req.run, encodeTs(req.startTs));
+  if (runFailed !== undefined) return { kind: 'conflict', key: runFailed };
   const commitTs = readCounter(meta, COUNTER_KEY) + 1n;
   const tsBytes = encodeTs(commitTs);
   // LMDB copies each value during put(), so the values of a commit share one region.
@@ -139,6 +142,11 @@ export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog |
       w.put('data', m.key, encodeTombstone(commitTs));
       w.put('tombs', tombIndexKey(tsBytes, m.key), TOMB_MARK);
     }
+  }
+  if (req.run !== undefined) {
+    const stored = new Uint8Array(HEADER_BYTES + req.run.value.length);
+    writeLive(stored, 0, tsBytes, req.run.value);
+    w.putRun(req.run, stored);
   }
   w.putMeta(COUNTER_KEY, tsBytes);
   return { kind: 'ok', commitTs, logged: w.finish() };

@@ -1,5 +1,6 @@
 /** A commit request's checks before it is queued, and the result its outcome gives the caller. */
 import { KeyExistsError, type CommitRequest } from '../kv.js';
+import { assertRunShape, runKeyLength } from '../key-run.js';
 import { ERRORS, SqlError } from '../../errors/index.js';
 import { toHex } from '../../util/index.js';
 import type { CommitOutcome } from './commit-apply.js';
@@ -19,7 +20,7 @@ export function commitResult(req: CommitRequest, outcome: CommitOutcome): bigint
   throw new SqlError('ER_LOCK_DEADLOCK', `${CONFLICT_BASE} (snapshot ${req.startTs} is older than the GC safe point ${outcome.safePoint})`);
 }
 
-/** Key lengths LMDB takes, and check bases no older than the snapshot (a caller's bug otherwise). */
+/** Key lengths LMDB takes, check bases no older than the snapshot and a well-formed key run (a caller's bug otherwise). */
 export function validateKeys(req: CommitRequest): void {
   for (const m of req.mutations) {
     checkKey(m.key, MAX_WRITE_KEY_BYTES);
@@ -29,6 +30,11 @@ export function validateKeys(req: CommitRequest): void {
   for (const c of req.laterChecks ?? []) {
     checkKey(c.key, MAX_KEY_BYTES);
     checkSince(req.startTs, c.since);
+  }
+  if (req.run !== undefined) {
+    assertRunShape(req.run);
+    const length = runKeyLength(req.run);
+    if (length > MAX_WRITE_KEY_BYTES) throw new Error(`embedded store: key length ${length} outside 1..${MAX_WRITE_KEY_BYTES}`);
   }
 }
 

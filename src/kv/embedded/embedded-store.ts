@@ -44,6 +44,7 @@ const DEFAULT_CHECKPOINT_MS = 5000;
 export class EmbeddedStore implements Store {
   readonly url: string;
   readonly checksAbsent = true;
+  readonly commitsRuns = true;
   private readonly root: RootDatabase<Buffer, string>;
   private readonly dbs: EmbeddedDbs;
   private readonly reader: RawRangeReader;
@@ -134,11 +135,11 @@ export class EmbeddedStore implements Store {
   async commit(req: CommitRequest): Promise<bigint> {
     if (this.closed) throw new Error(`${this.url}: store is closed`);
     validateKeys(req);
-    if (req.mutations.length === 0) return commitResult(req, this.checkOnly(req));
+    if (req.mutations.length === 0 && req.run === undefined) return commitResult(req, this.checkOnly(req));
     let outcome: CommitOutcome;
     const write = this.watchdog.begin();
     try {
-      this.room?.ensure(this.room.boundOf(req.mutations));
+      this.room?.ensure(this.room.boundOf(req.mutations, req.run));
       outcome = this.log !== undefined && this.lone.take() ? await this.commitNow(req) : await this.checkAndWrite(req);
       if (outcome.kind === 'ok') await this.durable(outcome.logged);
     } catch (err) {

@@ -25,7 +25,8 @@ import { closeSync, constants, fdatasync, fdatasyncSync, openSync, writeSync } f
 import { join } from 'node:path';
 import { encodeTs } from './value-format.js';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
-import { chainSeed, encodeChained, encodeRecord, recordCrc, type RedoOp, type RedoRecord } from './redo-record.js';
+import { chainSeed, encodeChained, encodeRecord, recordCrc, type RedoOp, type RedoRecord, type RunPuts } from './redo-record.js';
+import { runKey, type KeyRun } from '../key-run.js';
 
 export const LOG_SEQ_KEY = 'logSeq';
 export const LOG_GEN_KEY = 'logGen';
@@ -276,6 +277,7 @@ export async function markFailedBatch(dbs: EmbeddedDbs, log: RedoLog): Promise<v
  */
 export class LoggedWrites {
   private readonly ops: RedoOp[] = [];
+  private run: RunPuts | undefined;
 
   constructor(
     private readonly dbs: EmbeddedDbs,
@@ -295,6 +297,11 @@ export class LoggedWrites {
     this.ops.push({ db, op: 'remove', key });
   }
 
+  /** Puts into `data` of every key of `run`, each with `value` (as stored: header included). */
+  putRun(run: KeyRun, value: Uint8Array): void {
+    this.run = { run, value };
+  }
+
   /**
    * Last step inside the transaction: logs the writes (nothing if there are none), then makes
    * them, with one native call over the record's bytes where the add-on has it (native-apply.ts).
@@ -303,21 +310,31 @@ export class LoggedWrites {
     if (this.ops.length === 0) return undefined;
     const meta = this.dbs.meta;
     if (this.log === undefined) {
-      this.apply(() => encodeRecord({ kind: 'writes', base: 0n, ops: this.ops }));
+      this.apply(() => encodeRecord(this.record(0n)));
       return undefined;
     }
     const base = counterValue(meta.getBinaryFast(LOG_SEQ_KEY));
-    const appended = this.log.appendIn(meta, { kind: 'writes', base, ops: this.ops });
+    const appended = this.log.appendIn(meta, this.record(base));
     this.apply(() => appended.bytes);
     void meta.put(LOG_SEQ_KEY, encodeTs(base + 1n));
     return appended;
   }
 
+  private record(base: bigint): RedoRecord {
+    return this.run === undefined ? { kind: 'writes', base, ops: this.ops } : { kind: 'writes', base, ops: this.ops, run: this.run };
+  }
+
   /** Makes the writes: natively from the record's bytes (`record`, asked for only then), else one by one. */
   private apply(record: () => Buffer): void {
     const applier = this.dbs.applier;
-    if (applier !== undefined) applier.applyRecord(record());
-    else for (const op of this.ops) applyWrite(this.dbs, op);
+    if (applier !== undefined) {
+      applier.applyRecord(record());
+      return;
+    }
+    for (const op of this.ops) applyWrite(this.dbs, op);
+    if (this.run === undefined) return;
+    const { run, value } = this.run;
+    for (let i = run.from; i < run.to; i++) void this.dbs.data.put(runKey(run, i), value as Buffer);
   }
 }
 

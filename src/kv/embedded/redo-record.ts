@@ -30,6 +30,7 @@
  *   00 00 01 00 6B 02 00 00 00 01 02
  */
 import { crc32 } from 'node:zlib';
+import { runKeyLength, runLength, writeRunKey, type KeyRun } from '../key-run.js';
 
 export const DB_NAMES = ['data', 'meta', 'tombs'] as const;
 export type DbName = (typeof DB_NAMES)[number];
@@ -38,8 +39,18 @@ export type RedoOp =
   | { readonly db: DbName; readonly op: 'put'; readonly key: Uint8Array; readonly value: Uint8Array }
   | { readonly db: DbName; readonly op: 'remove'; readonly key: Uint8Array };
 
+/**
+ * Puts into `data` of every key of a key run (kv key-run.ts), each with `value` (as stored),
+ * encoded after a record's other ops as ordinary put ops, straight from the run's arena. A
+ * decoded record has them among its ops.
+ */
+export interface RunPuts {
+  readonly run: KeyRun;
+  readonly value: Uint8Array;
+}
+
 export type RedoRecord =
-  | { readonly kind: 'writes'; readonly base: bigint; readonly ops: readonly RedoOp[] }
+  | { readonly kind: 'writes'; readonly base: bigint; readonly ops: readonly RedoOp[]; readonly run?: RunPuts }
   | { readonly kind: 'mark'; readonly base: bigint };
 
 const HEAD = 8;
@@ -90,6 +101,7 @@ function encode(rec: RedoRecord, prev: number | undefined): Buffer {
   if (rec.kind === 'writes') {
     body += 4;
     for (const op of rec.ops) body += opBytes(op);
+    if (rec.run !== undefined) body += runBytes(rec.run);
   }
   const out = Buffer.allocUnsafe(HEAD + body);
   out.writeUInt32LE(body, 0);
@@ -102,9 +114,10 @@ function encode(rec: RedoRecord, prev: number | undefined): Buffer {
     at += 4;
   }
   if (rec.kind === 'writes') {
-    out.writeUInt32LE(rec.ops.length, at);
+    out.writeUInt32LE(rec.ops.length + (rec.run === undefined ? 0 : runLength(rec.run.run)), at);
     at += 4;
     for (const op of rec.ops) at = encodeOp(out, at, op);
+    if (rec.run !== undefined) at = encodeRun(out, at, rec.run);
   }
   out.writeUInt32LE(crc32(out.subarray(HEAD)), 4);
   return out;
@@ -123,6 +136,29 @@ function encodeOp(out: Buffer, at: number, op: RedoOp): number {
     end += 4 + op.value.length;
   }
   return end;
+}
+
+function runBytes({ run, value }: RunPuts): number {
+  return runLength(run) * (8 + runKeyLength(run) + value.length);
+}
+
+/** The run's puts as ops (encodeOp's layout), with the key and value bytes copied in place. */
+function encodeRun(out: Buffer, at: number, { run, value }: RunPuts): number {
+  const keyLength = runKeyLength(run);
+  if (keyLength > MAX_KEY) throw new Error(`redo log: key of ${keyLength} bytes`);
+  const valueLength = value.length;
+  for (let i = run.from; i < run.to; i++) {
+    out[at] = 0; // data
+    out[at + 1] = 0; // put
+    out[at + 2] = keyLength & 0xff;
+    out[at + 3] = keyLength >>> 8;
+    at = writeRunKey(run, i, out, at + 4);
+    out.writeUInt32LE(valueLength, at);
+    at += 4;
+    for (let b = 0; b < valueLength; b++) out[at + b] = value[b] as number;
+    at += valueLength;
+  }
+  return at;
 }
 
 /**

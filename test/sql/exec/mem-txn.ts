@@ -4,6 +4,7 @@
  * startTs counts the commits it sees (the catalog reads the schema version once per startTs).
  */
 import type { KeyRange, KvPair, MappedPage, PairMapper, ScanOptions, Store } from '../../../src/kv/kv.js';
+import { runMutations, type KeyRun } from '../../../src/kv/key-run.js';
 import type { Txn, TxnStore } from '../../../src/txn/types.js';
 import { compareBytes } from '../../../src/util/index.js';
 
@@ -190,6 +191,12 @@ class MemTxn implements Txn {
 
   rollback(): void {
     this.finished = true;
+  }
+
+  async commitRun(run: KeyRun): Promise<void> {
+    const branch = this.branch();
+    for (const m of runMutations(run)) if (m.op === 'put') branch.put(m.key, m.value);
+    await branch.commit();
   }
 
   branch(): Txn {

@@ -1,0 +1,68 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { assertRunShape, runKey, runLength, runMutations, type KeyRun } from '../../src/kv/key-run.js';
+import { compareBytes, radixOrder } from '../../src/util/index.js';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+
+/** Distinct records of `width` bytes back to back, and the radix order over them. */
+const arenaArb = fc.integer({ min: 1, max: 5 }).chain((width) =>
+  fc.uniqueArray(fc.uint8Array({ minLength: width, maxLength: width }), { maxLength: 40, selector: hex }).map((recs) => {
+    const records = new Uint8Array(recs.length * width);
+    recs.forEach((r, i) => records.set(r, i * width));
+    return { width, records, count: recs.length, recs };
+  }),
+);
+
+describe('key runs', () => {
+  it('builds the worked example of the file comment', () => {
+    const run: KeyRun = {
+      prefix: Uint8Array.from([0x74, 0x01]),
+      records: Uint8Array.from([5, 0, 3, 0, 4, 0]),
+      width: 2,
+      order: Uint32Array.from([1, 2, 0]),
+      from: 0,
+      to: 3,
+      value: Uint8Array.from([9]),
+    };
+    assertRunShape(run);
+    expect(runLength(run)).toBe(3);
+    expect(runMutations(run).map((m) => hex(m.key))).toEqual(['74010300', '74010400', '74010500']);
+    expect(runMutations(run).every((m) => m.op === 'put' && hex(m.value) === '09')).toBe(true);
+    expect(hex(runKey({ ...run, from: 1, to: 2 }, 1))).toBe('74010400');
+  });
+
+  it('puts the prefix before each record in radix order: the keys of the plain mutations, ascending (property)', () => {
+    fc.assert(
+      fc.property(arenaArb, fc.uint8Array({ maxLength: 4 }), fc.nat(), fc.nat(), ({ width, records, count, recs }, prefix, a, b) => {
+        const order = radixOrder(records, width, count);
+        const from = count === 0 ? 0 : a % (count + 1);
+        const to = from + (count === 0 ? 0 : b % (count - from + 1));
+        const run: KeyRun = { prefix, records, width, order, from, to, value: new Uint8Array(0) };
+        assertRunShape(run);
+        const expected = recs.map((r) => hex(Buffer.concat([prefix, r]))).sort().slice(from, to);
+        expect(runMutations(run).map((m) => hex(m.key))).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a run whose keys are not strictly ascending, or whose bounds or records lie outside it', () => {
+    const base: KeyRun = { prefix: new Uint8Array(0), records: Uint8Array.from([1, 2, 2]), width: 1, order: Uint32Array.from([0, 1, 2]), from: 0, to: 2, value: new Uint8Array(0) };
+    expect(() => assertRunShape(base)).not.toThrow();
+    expect(() => assertRunShape({ ...base, to: 3 })).toThrow(/not above/); // 2, 2
+    expect(() => assertRunShape({ ...base, order: Uint32Array.from([1, 0, 2]) })).toThrow(/not above/);
+    expect(() => assertRunShape({ ...base, to: 4 })).toThrow(/bounds/);
+    expect(() => assertRunShape({ ...base, from: 2, to: 1 })).toThrow(/bounds/);
+    expect(() => assertRunShape({ ...base, width: 0 })).toThrow(/bounds/);
+    expect(() => assertRunShape({ ...base, order: Uint32Array.from([0, 7, 2]) })).toThrow(/outside/);
+  });
+
+  it('keeps every key inside its records: distinct records give distinct, ordered keys', () => {
+    const records = Uint8Array.from([0xff, 0x00, 0x00, 0xff]);
+    const run: KeyRun = { prefix: Uint8Array.from([1]), records, width: 2, order: radixOrder(records, 2, 2), from: 0, to: 2, value: new Uint8Array(0) };
+    const keys = runMutations(run).map((m) => m.key);
+    expect(keys.map(hex)).toEqual(['0100ff', '01ff00']);
+    expect(compareBytes(keys[0] as Uint8Array, keys[1] as Uint8Array)).toBeLessThan(0);
+  });
+});
