@@ -230,11 +230,6 @@ export class KvTxn implements Txn {
     this.snap.release();
   }
 
-  branch(): Txn {
-    this.checkActive();
-    return new KvTxn(this.kv, borrowed(this.snap));
-  }
-
   async commitRun(run: KeyRun): Promise<void> {
     this.checkActive();
     const startTs = this.snap.startTs;
@@ -251,19 +246,4 @@ export class KvTxn implements Txn {
   private checkActive(): void {
     if (this.done) throw new Error('transaction already committed or rolled back');
   }
-}
-
-/** `snap` for a branch: every read goes to it, and release() leaves it to its owner. */
-function borrowed(snap: Snapshot): Snapshot {
-  const getNow = snap.getNow?.bind(snap);
-  const scanMapped = snap.scanMapped?.bind(snap);
-  return {
-    startTs: snap.startTs,
-    get: (key) => snap.get(key),
-    batchGet: (keys) => snap.batchGet(keys),
-    scan: (range, opts) => snap.scan(range, opts),
-    ...(getNow === undefined ? {} : { getNow }),
-    ...(scanMapped === undefined ? {} : { scanMapped }),
-    release: () => undefined,
-  };
 }

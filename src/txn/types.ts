@@ -103,17 +103,10 @@ export interface Txn {
   /** Discards the buffer and releases the snapshot. Idempotent. */
   rollback(): void;
   /**
-   * A new transaction over this one's snapshot (same startTs), with none of its writes, that
-   * commits or rolls back on its own and leaves the snapshot held by this one: several writers
-   * whose conflict checks all start from one read (an index backfill's sorted batches). This
-   * transaction must end after its branches.
-   */
-  branch(): Txn;
-  /**
-   * Commits the puts of `run` (kv key-run.ts) as a branch of their own would (a commit over this
-   * transaction's snapshot, conflict-checked from its startTs), without a write buffer or an
-   * object per key; this transaction stays open and unchanged. For bulk writers whose keys are
-   * new to every transaction (an index backfill's sorted batches).
+   * Commits the puts of `run` (kv key-run.ts) on their own, over this transaction's snapshot:
+   * conflict-checked from its startTs, without its buffered writes, with no write buffer or
+   * object per key; this transaction stays open and unchanged. Several such commits share one
+   * read (an index backfill's sorted batches: catalog/sorted-backfill.ts).
    */
   commitRun(run: KeyRun): Promise<void>;
 }

@@ -210,14 +210,7 @@ class MemTxn implements Txn {
   }
 
   async commitRun(run: KeyRun): Promise<void> {
-    const branch = this.branch();
-    for (const m of runMutations(run)) if (m.op === 'put') branch.put(m.key, m.value);
-    await branch.commit();
-  }
-
-  branch(): Txn {
-    // MemStore's snapshots release nothing, so sharing one needs no wrapper.
-    return new MemTxn(this.store, this.snap);
+    await this.store.commit({ startTs: this.snap.startTs, mutations: runMutations(run), checkKeys: [] });
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
-import type { Mutation, Store } from '../../src/kv/index.js';
+import type { KeyRun, Mutation, Store } from '../../src/kv/index.js';
 import { openStore } from '../../src/kv/index.js';
 import { createTxnStore, type TxnStore } from '../../src/txn/index.js';
 import { utf8Decode, utf8Encode } from '../../src/util/index.js';
@@ -70,25 +70,23 @@ describe('txn over the embedded store', () => {
     expect(txn.finished).toBe(true);
   });
 
-  it('a branch commits on its own from the parent snapshot and leaves that snapshot to the parent', async () => {
+  it('commitRun commits a key run on its own from the snapshot and leaves the transaction as it was', async () => {
     await seed(['a', 'b']);
     const parent = await txns.begin();
     parent.put(b('p'), b('parent only'));
     await txns.update(async (txn) => {
       txn.put(b('b'), b('changed after the snapshot'));
     });
-    const one = parent.branch();
-    expect(one.startTs).toBe(parent.startTs);
-    expect(s(await one.get(b('b')))).toBe('snap-b'); // the parent's snapshot, without its writes
-    expect(await one.get(b('p'))).toBeUndefined();
-    one.put(b('a'), b('from a branch'));
-    await one.commit(); // a was not written since the snapshot
-    const two = parent.branch();
-    two.put(b('b'), b('stale'));
-    await expect(two.commit()).rejects.toMatchObject({ errno: 1213 }); // b was, after the snapshot
+    /** A run putting one-letter keys `letters` (ascending) with one value. */
+    const run = (letters: string): KeyRun => ({ prefix: new Uint8Array(0), records: b(letters), width: 1, order: Uint32Array.from(letters, (_, i) => i), from: 0, to: letters.length, value: b('from a run') });
+    await parent.commitRun(run('ac')); // neither was written since the snapshot
+    await expect(parent.commitRun(run('bd'))).rejects.toMatchObject({ errno: 1213 }); // b was
     expect(s(await parent.get(b('a')))).toBe('snap-a'); // still the parent's snapshot
+    expect(s(await parent.get(b('p')))).toBe('parent only');
     parent.rollback();
-    expect(s(await txns.view((txn) => txn.get(b('a'))))).toBe('from a branch');
+    expect(s(await txns.view((txn) => txn.get(b('a'))))).toBe('from a run');
+    expect(s(await txns.view((txn) => txn.get(b('c'))))).toBe('from a run');
+    expect(await txns.view((txn) => txn.get(b('d')))).toBeUndefined(); // nothing of the failed run
     expect(await txns.view((txn) => txn.get(b('p')))).toBeUndefined();
   });
 
