@@ -66,8 +66,10 @@ export async function sortedBackfill(
   if (index.unique || table.handleKind !== 'int' || maxRows <= 0) return 'unsorted';
   const txn = await store.begin();
   try {
-    if ((await handleSpan(txn, range)) > SPAN_PER_ROW_LIMIT * maxRows) return 'unsorted';
-    const arena = await readSuffixes(txn, table, index, range, batchSize, maxRows, () => progress(0, undefined));
+    const span = await handleSpan(txn, range);
+    if (span > SPAN_PER_ROW_LIMIT * maxRows) return 'unsorted';
+    const rows = { max: maxRows, expected: Math.min(span, maxRows) };
+    const arena = await readSuffixes(txn, table, index, range, batchSize, rows, () => progress(0, undefined));
     if (arena === undefined) return 'unsorted';
     const order = radixOrder(arena.bytes, arena.width, arena.count);
     return await writeInOrder(txn, arena, order, batchSize, progress);
@@ -93,21 +95,32 @@ interface Arena {
   count: number;
 }
 
+/** How many rows the arena may hold, and how many the table's handle span suggests (its first size). */
+interface RowLimits {
+  readonly max: number;
+  readonly expected: number;
+}
+
+/** Suffixes this long or longer are copied with one TypedArray.set, shorter ones byte by byte. */
+const COPY_WITH_SET = 32;
+
 /** Appends `key`'s suffix; false when it has another length than the first one's or the arena is full. */
-function append(arena: Arena, key: Uint8Array, maxRows: number): boolean {
+function append(arena: Arena, key: Uint8Array, rows: RowLimits): boolean {
   const suffix = key.length - arena.prefix.length;
   if (arena.count === 0) arena.width = suffix;
-  if (suffix !== arena.width || suffix <= 0 || arena.count >= maxRows) return false;
+  if (suffix !== arena.width || suffix <= 0 || arena.count >= rows.max) return false;
   const at = arena.count * suffix;
   if (at + suffix > arena.bytes.length) {
-    const size = Math.min(Math.max(arena.bytes.length * 2, 64 * suffix), MAX_ARENA_BYTES);
+    const size = Math.min(Math.max(arena.bytes.length * 2, rows.expected * suffix, 64 * suffix), MAX_ARENA_BYTES);
     if (at + suffix > size) return false;
     const grown = new Uint8Array(size);
     grown.set(arena.bytes.subarray(0, at));
     arena.bytes = grown;
   }
   const bytes = arena.bytes;
-  for (let i = 0, from = arena.prefix.length; i < suffix; i++, from++) bytes[at + i] = key[from] as number;
+  const from = arena.prefix.length;
+  if (suffix >= COPY_WITH_SET) bytes.set(key.subarray(from), at);
+  else for (let i = 0; i < suffix; i++) bytes[at + i] = key[from + i] as number;
   arena.count++;
   return true;
 }
@@ -119,15 +132,18 @@ async function readSuffixes(
   index: IndexInfo,
   range: { start: Uint8Array; end: Uint8Array },
   pageSize: number,
-  maxRows: number,
+  rows: RowLimits,
   scanning: () => void,
 ): Promise<Arena | undefined> {
   const arena: Arena = { prefix: indexPrefix(table.id, index.id), bytes: new Uint8Array(0), width: 0, count: 0 };
   const keyOf = entryKeyMapper(table, index);
+  // Each row's suffix goes into the arena as the scan maps it: no page of entry keys is kept.
+  let fits = true;
+  const appendRow: PairMapper<boolean> = (key, ks, ke, value, vs, ve) => (fits &&= append(arena, keyOf(key, ks, ke, value, vs, ve), rows));
   let start: Uint8Array | undefined = range.start;
   for (let pages = 1; start !== undefined; pages++) {
-    const page: MappedPage<Uint8Array> = await txn.scanMapped({ start, end: range.end }, { limit: pageSize }, keyOf);
-    for (const key of page.items) if (!append(arena, key, maxRows)) return undefined;
+    const page: MappedPage<boolean> = await txn.scanMapped({ start, end: range.end }, { limit: pageSize }, appendRow);
+    if (!fits) return undefined;
     // A long scan still reports (and so notices KILL QUERY), without a report per page.
     if (pages % SCAN_PAGES_PER_REPORT === 0) scanning();
     start = page.lastKey === undefined ? undefined : keyNext(page.lastKey);

@@ -13,12 +13,17 @@ describe('radixOrder', () => {
     expect([...radixOrder(Uint8Array.from([1, 2, 0, 0xff, 1, 1]), 2, 3)]).toEqual([1, 2, 0]);
   });
 
-  it('equals a stable byte-wise sort, ties in input order, for any width and bytes', () => {
-    const records = fc.integer({ min: 1, max: 20 }).chain((width) =>
+  it('orders the most-significant-first example of the file comment, and wide records alike', () => {
+    const wide = (rec: number[]): number[] => [...rec, ...new Array<number>(30).fill(0)];
+    expect([...radixOrder(Uint8Array.from([...wide([1, 5, 9]), ...wide([0, 7, 7]), ...wide([1, 5, 1])]), 33, 3)]).toEqual([1, 2, 0]);
+  });
+
+  it('equals a stable byte-wise sort, ties in input order, for any width and bytes (both sorts)', () => {
+    const records = fc.integer({ min: 1, max: 48 }).chain((width) =>
       fc.tuple(
         fc.constant(width),
         // few distinct byte values, so equal records and shared positions (skipped passes) are common
-        fc.array(fc.uint8Array({ minLength: width, maxLength: width, min: 0, max: 3 }), { maxLength: 300 }),
+        fc.array(fc.uint8Array({ minLength: width, maxLength: width, min: 0, max: 3 }), { maxLength: 400 }),
       ),
     );
     fc.assert(
@@ -30,8 +35,7 @@ describe('radixOrder', () => {
     );
   });
 
-  it('sorts 100k random 16-byte keys like compareBytes does', () => {
-    const width = 16;
+  it.each([16, 40])('sorts 100k random %i-byte keys like compareBytes does', (width) => {
     const count = 100_000;
     const bytes = new Uint8Array(width * count);
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 2654435761) >>> 24;
@@ -42,6 +46,17 @@ describe('radixOrder', () => {
       expect(compareBytes(a, b) <= 0).toBe(true);
     }
     expect(new Set(order).size).toBe(count);
+  });
+
+  it('skips the leading positions wide records all share, and equal records keep their order', () => {
+    const width = 30;
+    const count = 300;
+    const bytes = new Uint8Array(width * count);
+    for (let i = 0; i < count; i++) {
+      bytes.fill(7, i * width, i * width + 20); // 20 shared bytes
+      for (let b = 20; b < width; b++) bytes[i * width + b] = ((i * 37 + b * 11) % 5) * (i % 3 === 0 ? 0 : 1); // many equal records
+    }
+    expect([...radixOrder(bytes, width, count)]).toEqual(sortedIndices(bytes, width, count));
   });
 
   it('refuses a byte array shorter than its records', () => {
