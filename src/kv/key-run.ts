@@ -37,12 +37,20 @@ export function runKeyLength(run: KeyRun): number {
   return run.prefix.length + run.width;
 }
 
+/** Records this wide or wider are copied with one TypedArray.set, narrower ones byte by byte. */
+const COPY_WITH_SET = 32;
+
 /** Writes key i (from <= i < to) of the run into `out` at `at`; returns the end. */
 export function writeRunKey(run: KeyRun, i: number, out: Uint8Array, at: number): number {
   const { prefix, records, width } = run;
-  out.set(prefix, at);
-  let to = at + prefix.length;
-  for (let b = (run.order[i] as number) * width, end = b + width; b < end; b++) out[to++] = records[b] as number;
+  let to = at;
+  for (let p = 0; p < prefix.length; p++) out[to++] = prefix[p] as number;
+  const from = (run.order[i] as number) * width;
+  if (width >= COPY_WITH_SET) {
+    out.set(records.subarray(from, from + width), to);
+    return to + width;
+  }
+  for (let b = from, end = from + width; b < end; b++) out[to++] = records[b] as number;
   return to;
 }
 
