@@ -26,15 +26,15 @@
  *
  * frozen: part of the on-disk format.
  */
-import type { ColumnType, Value } from '../types/index.js';
-import { Decimal, DateTime, Duration, collationOf } from '../types/index.js';
+import type { Collation, ColumnType, Value } from '../types/index.js';
+import { Decimal, DateTime, Duration, collationOf, effectiveLength } from '../types/index.js';
 import { assertNever } from '../util/index.js';
 import type { ByteWriter } from './byte-writer.js';
 import { sharedWriter } from './byte-writer.js';
 import { badValue, corrupt } from './codec-error.js';
 import { readDecimalBin, writeDecimalBin } from './decimal-bin.js';
 import { FLAG_BYTES, FLAG_DECIMAL, FLAG_DURATION, FLAG_FLOAT, FLAG_INT, FLAG_NULL, FLAG_UINT } from './flags.js';
-import { readComparableBytes, readComparableString, writeComparableBytes, writeComparableString } from './memcomparable-bytes.js';
+import { readComparableBytes, readComparableString, writeComparableAscii, writeComparableBytes, writeComparableString } from './memcomparable-bytes.js';
 import { readComparableFloat, writeComparableFloat } from './memcomparable-float.js';
 import { readInt64Flipped, readU32Pair, readUint64, writeInt64Flipped, writeUint64 } from './memcomparable-int.js';
 import { packDateTime, unpackDateTime } from './packed-datetime.js';
@@ -75,7 +75,7 @@ export function writeKeyValue(w: ByteWriter, v: Value, t: ColumnType): void {
     case 'string':
       if (typeof v !== 'string') throw badValue('string', t.kind, v);
       w.u8(FLAG_BYTES);
-      return writeComparableString(w, collationOf(t.collation).weight(v));
+      return writeCollated(w, v, collationOf(t.collation));
     case 'bytes':
       if (!(v instanceof Uint8Array)) throw badValue('Uint8Array', t.kind, v);
       w.u8(FLAG_BYTES);
@@ -92,6 +92,13 @@ export function writeKeyValue(w: ByteWriter, v: Value, t: ColumnType): void {
     default:
       return assertNever(cls, 'value class');
   }
+}
+
+/** The collation's weight of `s`, memcomparable; ASCII strings straight from the collation's table. */
+function writeCollated(w: ByteWriter, s: string, collation: Collation): void {
+  const table = collation.asciiWeights;
+  if (table !== undefined && writeComparableAscii(w, s, effectiveLength(s, collation.padAttribute === 'PAD SPACE'), table)) return;
+  writeComparableString(w, collation.weight(s));
 }
 
 function writeKeyDecimal(w: ByteWriter, v: Value, t: ColumnType): void {

@@ -40,6 +40,42 @@ export function writeComparableBytes(w: ByteWriter, src: Uint8Array): void {
 }
 
 /**
+ * writeComparableString of a collation weight made of `table`'s byte for each of the first `end`
+ * characters of `s` (a non-binary collation's asciiWeights: `end` leaves out the trailing spaces
+ * PAD SPACE ignores), written without making the weight string. False, with nothing written
+ * (w.pos unchanged), when one of those characters is not ASCII: the caller then encodes the
+ * collation's weight of `s`.
+ */
+export function writeComparableAscii(w: ByteWriter, s: string, end: number, table: Uint8Array): boolean {
+  w.ensure(encodedBytesLength(end));
+  const out = w.buf;
+  let o = w.pos;
+  let i = 0;
+  for (; i + GROUP <= end; i += GROUP) {
+    for (let k = 0; k < GROUP; k++) {
+      const c = s.charCodeAt(i + k);
+      if (c >= 0x80) return false;
+      out[o + k] = table[c] as number;
+    }
+    out[o + GROUP] = MARKER;
+    o += STRIDE;
+  }
+  const rest = end - i;
+  for (let k = 0; k < GROUP; k++) {
+    if (k >= rest) {
+      out[o + k] = 0;
+      continue;
+    }
+    const c = s.charCodeAt(i + k);
+    if (c >= 0x80) return false;
+    out[o + k] = table[c] as number;
+  }
+  out[o + GROUP] = MARKER - (GROUP - rest);
+  w.pos = o + STRIDE;
+  return true;
+}
+
+/**
  * Writes the UTF-8 bytes of `s` at `pos`, then spreads them into groups in place, back to front
  * (every byte moves to an index >= its own, so nothing unread is overwritten).
  */

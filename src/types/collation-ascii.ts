@@ -39,7 +39,7 @@ export function asciiWeight(s: string, table: Uint8Array): string | null {
 }
 
 /** Length of `s` without trailing spaces when `padSpace`, else its length. */
-function effectiveLength(s: string, padSpace: boolean): number {
+export function effectiveLength(s: string, padSpace: boolean): number {
   let n = s.length;
   if (padSpace) while (n > 0 && s.charCodeAt(n - 1) === 0x20) n--;
   return n;

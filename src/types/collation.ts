@@ -45,6 +45,13 @@ export interface Collation {
   sortPrefix(s: string): number;
   /** Case/accent folding of one string for LIKE that keeps its character count. */
   likeFold(s: string): string;
+  /**
+   * Non-binary collations: the weight of each ASCII code (0..127), itself ASCII. An all-ASCII
+   * string's weight is these bytes, one per character, after PAD SPACE trimmed its trailing
+   * spaces (so an index key can be written without making the weight string). Undefined for
+   * binary collations.
+   */
+  readonly asciiWeights?: Uint8Array;
 }
 
 /** MySQL 8.0's default collation of utf8mb4 (new tables, literals, collation_connection). */
@@ -199,7 +206,7 @@ function make(name: string, id: number, family: Family, opts: { isDefault?: bool
   const quickCompare = (a: string, b: string): number | undefined => (a === b ? 0 : asciiCompare(a, b, table, pad));
   const compare = (a: string, b: string): number => quickCompare(a, b) ?? compareCodePoints(weight(a), weight(b));
   const sortPrefix = (s: string): number => asciiSortPrefix(s, table, pad);
-  return { name, charset, id, isDefault, padAttribute, binary: false, weight, compare, quickCompare, sortPrefix, likeFold: ciLikeFold };
+  return { name, charset, id, isDefault, padAttribute, binary: false, weight, compare, quickCompare, sortPrefix, likeFold: ciLikeFold, asciiWeights: table };
 }
 
 export const COLLATIONS: readonly Collation[] = [

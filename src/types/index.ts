@@ -31,6 +31,6 @@ export {
   collationOf,
   charsetDefaultCollation,
 } from './collation.js';
-export { isAsciiString } from './collation-ascii.js';
+export { effectiveLength, isAsciiString } from './collation-ascii.js';
 export { type Value, Decimal, DateTime, Duration, isDecimal, isBytes } from './value.js';
 export type { ResultColumn, OkResult, RowsResult, ExecResult, RowSink } from './result.js';

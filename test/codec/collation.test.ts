@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeKeyValues } from '../../src/codec/index.js';
+import { encodeKeyValues, FLAG_BYTES } from '../../src/codec/index.js';
+import { ByteWriter } from '../../src/codec/byte-writer.js';
+import { writeComparableString } from '../../src/codec/memcomparable-bytes.js';
 import { COLLATIONS, collationById, findCollation, makeType, type Collation } from '../../src/types/index.js';
 import { compareBytes } from '../../src/util/index.js';
 
@@ -118,3 +120,35 @@ describe('collation keys (memcomparable weights)', () => {
     );
   });
 });
+
+describe('collation keys of ASCII strings (written from the collation\'s table)', () => {
+  /** The key every string had before the ASCII path: the flag, then the weight's memcomparable bytes. */
+  function viaWeight(s: string, c: Collation): Uint8Array {
+    const w = new ByteWriter();
+    w.u8(FLAG_BYTES);
+    writeComparableString(w, c.weight(s));
+    return w.finish();
+  }
+  /** Mostly ASCII, with trailing spaces, lengths around the 8-byte groups, and now and then one non-ASCII character. */
+  const mixed = fc.oneof(
+    fc.array(fc.constantFrom('a', 'Z', ' ', '_', '-', '0', '9', '~', '\t', '\u007f', 'q'), { maxLength: 40 }).map((cs) => cs.join('')),
+    fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom('é', 'ß', 'Ж', '😀', '\u0080'), fc.string({ maxLength: 20 })).map(([a, x, b]) => a + x + b),
+  );
+
+  it('equals the key of the collation\'s weight, for every collation (property)', () => {
+    fc.assert(
+      fc.property(mixed, (s) => {
+        for (const c of COLLATIONS) {
+          const type = makeType('varchar', { length: 100, collation: c.name });
+          expect(Buffer.from(encodeKeyValues([s], [type])).toString('hex')).toBe(Buffer.from(viaWeight(s, c)).toString('hex'));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is there for every non-binary collation, and for no binary one', () => {
+    for (const c of COLLATIONS) expect(c.asciiWeights !== undefined).toBe(!c.binary);
+  });
+});
+
