@@ -1,13 +1,17 @@
 /**
- * ADD INDEX backfill in key order, for a non-unique index whose entry keys all have one length
- * (fixed-width columns such as INT, BIGINT, DATE, DOUBLE, on an integer-handle table) and a
- * table that fits the limits: every row is read in one snapshot S and only the part of its entry
- * key after the index prefix is kept, back to back in one byte arena (16 bytes for an INT
- * column: its memcomparable value, then the handle); the arena is put in key order by a radix
- * sort (util/radix-order.ts) and the entries are written in that order in batches, each a key
- * run (kv key-run.ts) committed over the reading transaction's snapshot (Txn.commitRun: a commit
- * of its own whose conflict checks start from S; the embedded store encodes the run's keys
- * straight from the arena into its redo record and checks them with one cursor walk). On the embedded store each batch is then one ascending run into the index's key range:
+ * ADD INDEX backfill in key order, for an index whose entry keys all have one length (columns of
+ * one encoded width, such as INT, BIGINT, DATE, DOUBLE, or CHAR values of one length, on an
+ * integer-handle table; a unique index's entry values too) and a table that fits the limits:
+ * every row is read in one snapshot S and only the part of its entry key after the index prefix
+ * is kept, back to back in one byte arena (16 bytes for an INT column of a non-unique index: its
+ * memcomparable value, then the handle; for a unique index the value of the entry, which holds
+ * the handle, follows the key's part); the arena is put in key order by a radix sort
+ * (util/radix-order.ts) and the entries are written in that order in batches, each a key run
+ * (kv key-run.ts) committed over the reading transaction's snapshot (Txn.commitRun: a commit of
+ * its own whose conflict checks start from S; the embedded store encodes the run's keys straight
+ * from the arena into its redo record and checks them with one cursor walk). Two rows with one
+ * key of a unique index end the sorted build before anything is written: the range batches then
+ * find the duplicate and report it (1062). On the embedded store each batch is then one ascending run into the index's key range:
  * LMDB touches each leaf page once and fills it (scripts/lmdb-run-splits.mjs), where entries in
  * row order land all over the growing index and every batch copies most of its leaf pages again.
  *
@@ -21,7 +25,11 @@
  *
  * Worked example (INT column k, table handles 1..3, rows (1, k=7), (2, k=5), (3, k=7)): arena
  * `[enc(7) enc(1)] [enc(5) enc(2)] [enc(7) enc(3)]`, radix order [1, 0, 2], entries written as
- * prefix+enc(5)+enc(2), prefix+enc(7)+enc(1), prefix+enc(7)+enc(3).
+ * prefix+enc(5)+enc(2), prefix+enc(7)+enc(1), prefix+enc(7)+enc(3). A UNIQUE index on k over
+ * rows (1, k=7), (2, k=5): arena `[enc(7) | val(1)] [enc(5) | val(2)]` (val(h): the entry value
+ * naming handle h), order [1, 0], entries prefix+enc(5) = val(2), prefix+enc(7) = val(1); with a
+ * row (3, k=7) as well, two keys enc(7) lie next to each other in the order and the range
+ * batches take over (and report the 1062).
  */
 import { decodeIntHandleAt, encodeIndexValue, indexPrefix } from '../codec/index.js';
 import { isWriteConflict, type MappedPage, type PairMapper, type Txn, type TxnStore } from '../txn/index.js';
@@ -48,8 +56,9 @@ const SCAN_PAGES_PER_REPORT = 16;
 const IN_FLIGHT = 2;
 
 /**
- * 'done': every row's entry is written. 'unsorted': nothing was written (a unique index, a
- * common-handle table, entry keys of several lengths, or over the limits). 'conflict': a batch
+ * 'done': every row's entry is written. 'unsorted': nothing was written (a common-handle table,
+ * entry keys or values of several lengths, two rows with one key of a unique index, or over the
+ * limits). 'conflict': a batch
  * met a concurrent write (earlier batches may be written). `progress` is told the rows written
  * after each batch, and (rows 0, total undefined) now and then while the table is read; it may
  * throw to stop the build, as may a commit.
@@ -63,7 +72,7 @@ export async function sortedBackfill(
   maxRows: number,
   progress: (rowsDone: number, rowsTotal: number | undefined) => void,
 ): Promise<'done' | 'unsorted' | 'conflict'> {
-  if (index.unique || table.handleKind !== 'int' || maxRows <= 0) return 'unsorted';
+  if (table.handleKind !== 'int' || maxRows <= 0) return 'unsorted';
   const txn = await store.begin();
   try {
     const span = await handleSpan(txn, range);
@@ -71,7 +80,8 @@ export async function sortedBackfill(
     const rows = { max: maxRows, expected: Math.min(span, maxRows) };
     const arena = await readSuffixes(txn, table, index, range, batchSize, rows, () => progress(0, undefined));
     if (arena === undefined) return 'unsorted';
-    const order = radixOrder(arena.bytes, arena.width, arena.count);
+    const order = radixOrder(arena.bytes, arena.width + arena.valueWidth, arena.count);
+    if (index.unique && hasEqualKeys(arena, order)) return 'unsorted';
     return await writeInOrder(txn, arena, order, batchSize, progress);
   } finally {
     txn.rollback();
@@ -87,11 +97,16 @@ async function handleSpan(txn: Txn, range: { start: Uint8Array; end: Uint8Array 
   return Number(handle(last.key) - handle(first.key)) + 1;
 }
 
-/** Every entry key's part after the index prefix, `width` bytes each, in row order. */
+/**
+ * Every entry key's part after the index prefix (`width` bytes) and, for a unique index, its
+ * entry value (`valueWidth` bytes; 0 for a non-unique one, whose entries share one value), in row
+ * order.
+ */
 interface Arena {
   readonly prefix: Uint8Array;
   bytes: Uint8Array;
   width: number;
+  valueWidth: number;
   count: number;
 }
 
@@ -104,25 +119,51 @@ interface RowLimits {
 /** Suffixes this long or longer are copied with one TypedArray.set, shorter ones byte by byte. */
 const COPY_WITH_SET = 32;
 
-/** Appends `key`'s suffix; false when it has another length than the first one's or the arena is full. */
-function append(arena: Arena, key: Uint8Array, rows: RowLimits): boolean {
+/**
+ * Appends `key`'s suffix and `value` (undefined: none); false when either has another length than
+ * the first row's, or the arena is full.
+ */
+function append(arena: Arena, key: Uint8Array, value: Uint8Array | undefined, rows: RowLimits): boolean {
   const suffix = key.length - arena.prefix.length;
-  if (arena.count === 0) arena.width = suffix;
-  if (suffix !== arena.width || suffix <= 0 || arena.count >= rows.max) return false;
-  const at = arena.count * suffix;
-  if (at + suffix > arena.bytes.length) {
-    const size = Math.min(Math.max(arena.bytes.length * 2, rows.expected * suffix, 64 * suffix), MAX_ARENA_BYTES);
-    if (at + suffix > size) return false;
+  const own = value === undefined ? 0 : value.length;
+  if (arena.count === 0) {
+    arena.width = suffix;
+    arena.valueWidth = own;
+  }
+  if (suffix !== arena.width || own !== arena.valueWidth || suffix <= 0 || arena.count >= rows.max) return false;
+  const stride = suffix + own;
+  const at = arena.count * stride;
+  if (at + stride > arena.bytes.length) {
+    const size = Math.min(Math.max(arena.bytes.length * 2, rows.expected * stride, 64 * stride), MAX_ARENA_BYTES);
+    if (at + stride > size) return false;
     const grown = new Uint8Array(size);
     grown.set(arena.bytes.subarray(0, at));
     arena.bytes = grown;
   }
-  const bytes = arena.bytes;
-  const from = arena.prefix.length;
-  if (suffix >= COPY_WITH_SET) bytes.set(key.subarray(from), at);
-  else for (let i = 0; i < suffix; i++) bytes[at + i] = key[from + i] as number;
+  copy(key, arena.prefix.length, suffix, arena.bytes, at);
+  if (value !== undefined) copy(value, 0, own, arena.bytes, at + suffix);
   arena.count++;
   return true;
+}
+
+/** Copies src[from, from + length) to out at `at`: wide ones with one TypedArray.set, short ones byte by byte. */
+function copy(src: Uint8Array, from: number, length: number, out: Uint8Array, at: number): void {
+  if (length >= COPY_WITH_SET) out.set(src.subarray(from, from + length), at);
+  else for (let i = 0; i < length; i++) out[at + i] = src[from + i] as number;
+}
+
+/** Whether two records next to each other in `order` have one key part (a unique index's duplicate). */
+function hasEqualKeys(arena: Arena, order: Uint32Array): boolean {
+  const { bytes, width } = arena;
+  const stride = width + arena.valueWidth;
+  for (let i = 1; i < arena.count; i++) {
+    const a = (order[i - 1] as number) * stride;
+    const b = (order[i] as number) * stride;
+    let k = 0;
+    while (k < width && bytes[a + k] === bytes[b + k]) k++;
+    if (k === width) return true;
+  }
+  return false;
 }
 
 /** Reads the table at `txn`'s snapshot into an arena; undefined as soon as it cannot be sorted this way. */
@@ -135,11 +176,17 @@ async function readSuffixes(
   rows: RowLimits,
   scanning: () => void,
 ): Promise<Arena | undefined> {
-  const arena: Arena = { prefix: indexPrefix(table.id, index.id), bytes: new Uint8Array(0), width: 0, count: 0 };
-  const keyOf = entryKeyMapper(table, index);
-  // Each row's suffix goes into the arena as the scan maps it: no page of entry keys is kept.
+  const arena: Arena = { prefix: indexPrefix(table.id, index.id), bytes: new Uint8Array(0), width: 0, valueWidth: 0, count: 0 };
+  const entryOf = entryMapper(table, index);
+  // Each row's entry goes into the arena as the scan maps it: no page of entries is kept. A
+  // non-unique index's entries all have the same value, which the run carries once.
+  const withValue = index.unique;
   let fits = true;
-  const appendRow: PairMapper<boolean> = (key, ks, ke, value, vs, ve) => (fits &&= append(arena, keyOf(key, ks, ke, value, vs, ve), rows));
+  const appendRow: PairMapper<boolean> = (key, ks, ke, value, vs, ve) => {
+    if (!fits) return false;
+    const e = entryOf(key, ks, ke, value, vs, ve);
+    return (fits = append(arena, e.key, withValue ? e.value : undefined, rows));
+  };
   let start: Uint8Array | undefined = range.start;
   for (let pages = 1; start !== undefined; pages++) {
     const page: MappedPage<boolean> = await txn.scanMapped({ start, end: range.end }, { limit: pageSize }, appendRow);
@@ -151,12 +198,12 @@ async function readSuffixes(
   return arena;
 }
 
-/** Record of an int-handle table (at offsets in the store's memory) -> its entry key. */
-function entryKeyMapper(table: TableInfo, index: IndexInfo): PairMapper<Uint8Array> {
+/** Record of an int-handle table (at offsets in the store's memory) -> its index entry. */
+function entryMapper(table: TableInfo, index: IndexInfo): PairMapper<{ key: Uint8Array; value: Uint8Array }> {
   const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
   return (key, ks, ke, value, vs, ve) => {
     const handle = { kind: 'int' as const, value: decodeIntHandleAt(key, ks, ke) };
-    return indexEntry(table, index, decode(handle, value, vs, ve), handle).key;
+    return indexEntry(table, index, decode(handle, value, vs, ve), handle);
   };
 }
 
@@ -176,7 +223,7 @@ async function writeInOrder(
     for (let at = 0; at < arena.count && !conflict; at += batchSize) {
       const end = Math.min(arena.count, at + batchSize);
       // The keys of one index's entries are distinct and, in radix order, ascending.
-      const run = { prefix: arena.prefix, records: arena.bytes, width: arena.width, order, from: at, to: end, value };
+      const run = { prefix: arena.prefix, records: arena.bytes, width: arena.width, valueWidth: arena.valueWidth, order, from: at, to: end, value };
       const done = txn.commitRun(run).then(
         () => {
           written += end - at;

@@ -1,30 +1,48 @@
 /**
- * A key run: many puts of one value under keys that share a prefix, given as fixed-width suffixes
- * in a byte arena and an order over them, so that a bulk writer (the sorted index build,
+ * A key run: many puts of keys that share a prefix, given as fixed-width records in a byte arena
+ * and an order over them, so that a bulk writer (the sorted index build,
  * catalog/sorted-backfill.ts) hands a store a batch of thousands of keys without an object per
  * key. A store that commits runs itself (Store.commitsRuns: the embedded store encodes the keys
  * straight into its redo record and checks the whole run with one cursor walk) takes it as is;
  * for any other, the transaction layer turns it into plain mutations (runMutations).
  *
- * Key i of the run (from <= i < to) is `prefix` followed by arena record `order[i]`, i.e. the
- * bytes records[order[i] * width, (order[i] + 1) * width). The keys must be strictly ascending
- * (memcmp order) and none may also be a mutation of the same request. Each put is checked like a
- * plain mutation: the commit fails (1213) if the key was committed after the request's startTs.
+ * Record r is the bytes records[r * stride, (r + 1) * stride), stride = width + valueWidth. Key i
+ * of the run (from <= i < to) is `prefix` followed by the first `width` bytes of record order[i];
+ * its value is the record's last `valueWidth` bytes, or `value` for every key when valueWidth is
+ * 0 (or absent). The keys must be strictly ascending (memcmp order) and none may also be a
+ * mutation of the same request. Each put is checked like a plain mutation: the commit fails
+ * (1213) if the key was committed after the request's startTs.
  *
  * Example: prefix `74 01`, width 2, records `05 00 | 03 00 | 04 00`, order [1, 2, 0], from 0,
- * to 3: puts of `74 01 03 00`, `74 01 04 00`, `74 01 05 00`.
+ * to 3, value `09`: puts of `74 01 03 00`, `74 01 04 00`, `74 01 05 00`, each with value `09`.
+ * With width 1 and valueWidth 1 instead, the same records put `74 01 03` = `00`, `74 01 04` =
+ * `00`, `74 01 05` = `00`.
  */
 import type { Mutation } from './kv.js';
 
 export interface KeyRun {
   readonly prefix: Uint8Array;
   readonly records: Uint8Array;
+  /** Bytes of each record that follow the prefix in its key. */
   readonly width: number;
+  /** Bytes of each record after its key part that are its key's value (0 or absent: `value`). */
+  readonly valueWidth?: number;
   readonly order: Uint32Array;
   readonly from: number;
   readonly to: number;
-  /** The value of every key (not copied: callers must not change it until the commit settles). */
+  /** The value of every key when valueWidth is 0 (not copied: keep it unchanged until the commit settles). */
   readonly value: Uint8Array;
+}
+
+/** Bytes from one record to the next. */
+export function runStride(run: KeyRun): number {
+  return run.width + (run.valueWidth ?? 0);
+}
+
+/** Length of every value of the run. */
+export function runValueLength(run: KeyRun): number {
+  const own = run.valueWidth ?? 0;
+  return own > 0 ? own : run.value.length;
 }
 
 /** Keys in the run. */
@@ -45,13 +63,23 @@ export function writeRunKey(run: KeyRun, i: number, out: Uint8Array, at: number)
   const { prefix, records, width } = run;
   let to = at;
   for (let p = 0; p < prefix.length; p++) out[to++] = prefix[p] as number;
-  const from = (run.order[i] as number) * width;
-  if (width >= COPY_WITH_SET) {
-    out.set(records.subarray(from, from + width), to);
-    return to + width;
+  return copyInto(records, (run.order[i] as number) * runStride(run), width, out, to);
+}
+
+/** Writes the value of key i (from <= i < to) of the run into `out` at `at`; returns the end. */
+export function writeRunValue(run: KeyRun, i: number, out: Uint8Array, at: number): number {
+  const own = run.valueWidth ?? 0;
+  if (own === 0) return copyInto(run.value, 0, run.value.length, out, at);
+  return copyInto(run.records, (run.order[i] as number) * runStride(run) + run.width, own, out, at);
+}
+
+function copyInto(src: Uint8Array, from: number, length: number, out: Uint8Array, at: number): number {
+  if (length >= COPY_WITH_SET) {
+    out.set(src.subarray(from, from + length), at);
+    return at + length;
   }
-  for (let b = from, end = from + width; b < end; b++) out[to++] = records[b] as number;
-  return to;
+  for (let b = 0; b < length; b++) out[at + b] = src[from + b] as number;
+  return at + length;
 }
 
 /** Key i (from <= i < to) of the run, in a fresh array. */
@@ -61,10 +89,18 @@ export function runKey(run: KeyRun, i: number): Uint8Array {
   return key;
 }
 
+/** The value of key i (from <= i < to) of the run: `value` itself, or a fresh copy of the record's. */
+export function runValue(run: KeyRun, i: number): Uint8Array {
+  if ((run.valueWidth ?? 0) === 0) return run.value;
+  const value = new Uint8Array(runValueLength(run));
+  writeRunValue(run, i, value, 0);
+  return value;
+}
+
 /** The run as plain mutations, for stores that do not commit runs. */
 export function runMutations(run: KeyRun): Mutation[] {
   const out: Mutation[] = [];
-  for (let i = run.from; i < run.to; i++) out.push({ op: 'put', key: runKey(run, i), value: run.value });
+  for (let i = run.from; i < run.to; i++) out.push({ op: 'put', key: runKey(run, i), value: runValue(run, i) });
   return out;
 }
 
@@ -74,21 +110,24 @@ export function runMutations(run: KeyRun): Mutation[] {
  */
 export function assertRunShape(run: KeyRun): void {
   const { order, from, to, width, records } = run;
-  if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= order.length) || width <= 0) {
-    throw new Error(`key run: bounds ${from}..${to} of ${order.length}, width ${width}`);
+  const valueWidth = run.valueWidth ?? 0;
+  if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= order.length) || width <= 0 || valueWidth < 0) {
+    throw new Error(`key run: bounds ${from}..${to} of ${order.length}, width ${width} + ${valueWidth}`);
   }
-  const count = Math.floor(records.length / width);
+  const stride = runStride(run);
+  const count = Math.floor(records.length / stride);
   for (let i = from; i < to; i++) {
     const r = order[i] as number;
     if (r >= count) throw new Error(`key run: record ${r} outside the arena's ${count}`);
-    if (i > from && compareRecords(records, width, order[i - 1] as number, r) >= 0) {
+    if (i > from && compareKeys(records, stride, width, order[i - 1] as number, r) >= 0) {
       throw new Error(`key run: key ${i} is not above the key before it`);
     }
   }
 }
 
-function compareRecords(records: Uint8Array, width: number, a: number, b: number): number {
-  for (let i = 0, x = a * width, y = b * width; i < width; i++, x++, y++) {
+/** Compares the key parts (first `width` bytes) of records a and b. */
+function compareKeys(records: Uint8Array, stride: number, width: number, a: number, b: number): number {
+  for (let i = 0, x = a * stride, y = b * stride; i < width; i++, x++, y++) {
     const d = (records[x] as number) - (records[y] as number);
     if (d !== 0) return d;
   }

@@ -8,7 +8,8 @@ import { backfillSettings } from '../../src/catalog/backfill.js';
 import { SORTED_BACKFILL_MAX_ROWS } from '../../src/catalog/sorted-backfill.js';
 import { indexPrefix } from '../../src/codec/index.js';
 import type { KeyRun, Txn } from '../../src/txn/index.js';
-import { col, storeFactories, t } from './helpers.js';
+import { col, expectSqlError, storeFactories, t } from './helpers.js';
+import type { Value } from '../../src/types/index.js';
 import { indexBuildFixture } from './index-build-fixture.js';
 
 const factories = await storeFactories();
@@ -92,6 +93,42 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     await fx.checkIndex(await fx.current(), 'iv');
   });
 
+  it('builds a unique index in key order too, each entry naming its row', async () => {
+    const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
+    await fx.insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), BigInt((i * 7919) % 2300)])); // v distinct
+    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false);
+    expect(hooked.batches()).toBe(3);
+    await fx.checkIndex(await fx.current(), 'uv');
+  });
+
+  it('leaves a unique index with a duplicate to the range batches, which report it, with nothing written', async () => {
+    const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
+    const rows: Value[][] = Array.from({ length: 2300 }, (_, i) => [BigInt(i), BigInt(i)]);
+    rows.push([9000n, 1777n]); // its twin lies in the last of the sorted batches
+    await fx.insert(info, rows);
+    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await expectSqlError((await hooked.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false), 1062, "Duplicate entry '1777' for key 't.uv'");
+    expect(hooked.batches()).toBe(0);
+    expect((await fx.current()).indexes.map((ix) => ix.name)).toEqual(['PRIMARY']);
+    expect(await fx.countRange(indexPrefix(info.id, 2))).toBe(0);
+  });
+
+  it('sorts a unique index whose rows all hold NULL (entries keyed by their rows), not one that mixes NULLs in', async () => {
+    const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
+    await fx.insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), null]));
+    const sorted = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await sorted.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false);
+    expect(sorted.batches()).toBe(3);
+    await fx.checkIndex(await fx.current(), 'uv');
+    await fx.cat.dropIndex('d', 't', 'uv', false);
+    await fx.insert(info, [[5000n, 5n]]);
+    const mixed = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await mixed.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false);
+    expect(mixed.batches()).toBe(0);
+    await fx.checkIndex(await fx.current(), 'uv');
+  });
+
   it('reports while it reads the table, so a stop (KILL QUERY) ends it before anything is written', async () => {
     const info = await intRows();
     backfillSettings.batchSize = 10; // 230 pages to read: reports after every 16th
@@ -120,6 +157,23 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     const hooked = catalogWithSortedWriter(writer, 'before-commit');
     await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
     await fx.checkIndex(await fx.current(), 'iv');
+  });
+
+  it('meets a writer\'s duplicate of a unique index in a sorted batch\'s check, and the range batches report it', async () => {
+    const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
+    await fx.insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), BigInt(i)]));
+    const writer = fx.writeWithIndex((txn, tbl, ix) => {
+      // A new row with row 3's value, and its entry (the index is writeOnly): key v=3, in the first batch.
+      const h = { kind: 'int', value: 5000n } as const;
+      txn.put(recordKeyOf(tbl, h), encodeRecordValue(tbl, [5000n, 3n]));
+      const e = indexEntry(tbl, ix, [5000n, 3n], h);
+      txn.put(e.key, e.value);
+    });
+    const hooked = catalogWithSortedWriter(writer, 'before-commit');
+    await expectSqlError((await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v'], true), false), 1062, "Duplicate entry '3' for key 't.iv'");
+    expect(hooked.batches()).toBeGreaterThanOrEqual(1); // the second may have been under way
+    expect(await fx.countRange(indexPrefix(info.id, 2))).toBe(0);
+    expect((await fx.current()).indexes.map((ix) => ix.name)).toEqual(['PRIMARY']);
   });
 
   it('keeps the batches already committed when a later one conflicts (writers maintain those)', async () => {

@@ -30,6 +30,28 @@ describe('key runs', () => {
     expect(runMutations(run).map((m) => hex(m.key))).toEqual(['74010300', '74010400', '74010500']);
     expect(runMutations(run).every((m) => m.op === 'put' && hex(m.value) === '09')).toBe(true);
     expect(hex(runKey({ ...run, from: 1, to: 2 }, 1))).toBe('74010400');
+    // The same records as a one-byte key part and a one-byte value of their own.
+    const own: KeyRun = { ...run, width: 1, valueWidth: 1, value: new Uint8Array(0) };
+    assertRunShape(own);
+    expect(runMutations(own).map((m) => `${hex(m.key)}=${m.op === 'put' ? hex(m.value) : ''}`)).toEqual(['740103=00', '740104=00', '740105=00']);
+  });
+
+  it('gives each key the value part of its own record when valueWidth is set (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }).chain((vw) => fc.tuple(fc.constant(vw), fc.uniqueArray(fc.uint8Array({ minLength: 2 + vw, maxLength: 2 + vw }), { maxLength: 30, selector: (r) => hex(r.subarray(0, 2)) }))),
+        ([valueWidth, recs]) => {
+          const stride = 2 + valueWidth;
+          const records = new Uint8Array(recs.length * stride);
+          recs.forEach((r, i) => records.set(r, i * stride));
+          const run: KeyRun = { prefix: Uint8Array.from([7]), records, width: 2, valueWidth, order: radixOrder(records, stride, recs.length), from: 0, to: recs.length, value: new Uint8Array(0) };
+          assertRunShape(run);
+          const expected = recs.map((r) => `07${hex(r.subarray(0, 2))}=${hex(r.subarray(2))}`).sort();
+          expect(runMutations(run).map((m) => `${hex(m.key)}=${m.op === 'put' ? hex(m.value) : ''}`)).toEqual(expected);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 
   it('puts the prefix before each record in radix order: the keys of the plain mutations, ascending (property)', () => {
@@ -56,6 +78,9 @@ describe('key runs', () => {
     expect(() => assertRunShape({ ...base, from: 2, to: 1 })).toThrow(/bounds/);
     expect(() => assertRunShape({ ...base, width: 0 })).toThrow(/bounds/);
     expect(() => assertRunShape({ ...base, order: Uint32Array.from([0, 7, 2]) })).toThrow(/outside/);
+    // Only the key part counts: records 01|09 and 01|02 have equal keys whatever their values.
+    expect(() => assertRunShape({ ...base, records: Uint8Array.from([1, 9, 1, 2]), width: 1, valueWidth: 1, order: Uint32Array.from([1, 0]), to: 2 })).toThrow(/not above/);
+    expect(() => assertRunShape({ ...base, records: Uint8Array.from([1, 9, 2, 2]), width: 1, valueWidth: 1, order: Uint32Array.from([0, 1]), to: 2 })).not.toThrow();
   });
 
   it('keeps every key inside its records: distinct records give distinct, ordered keys', () => {

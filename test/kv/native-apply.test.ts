@@ -91,10 +91,12 @@ describe('native apply of a redo record', () => {
     const { native, plain } = envs;
     try {
       fc.assert(
-        fc.property(fc.uniqueArray(fc.uint8Array({ minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 80, selector: (r) => Buffer.from(r).toString('hex') }), fc.array(opArb, { maxLength: 5 }), fc.uint8Array({ maxLength: 30 }), (recs, ops, value) => {
-          const records = new Uint8Array(recs.length * 3);
-          recs.forEach((r, i) => records.set(r, i * 3));
-          const run = { prefix: Uint8Array.from([0x74, 0x80]), records, width: 3, order: radixOrder(records, 3, recs.length), from: 0, to: recs.length, value: new Uint8Array(0) };
+        fc.property(fc.integer({ min: 0, max: 12 }).chain((vw) => fc.tuple(fc.constant(vw), fc.uniqueArray(fc.uint8Array({ minLength: 3 + vw, maxLength: 3 + vw }), { minLength: 1, maxLength: 80, selector: (r) => Buffer.from(r.subarray(0, 3)).toString('hex') }))), fc.array(opArb, { maxLength: 5 }), fc.uint8Array({ maxLength: 30 }), fc.uint8Array({ maxLength: 9 }), ([valueWidth, recs], ops, value, header) => {
+          // Values of the records' own (valueWidth > 0), or one value for every key.
+          const stride = 3 + valueWidth;
+          const records = new Uint8Array(recs.length * stride);
+          recs.forEach((r, i) => records.set(r, i * stride));
+          const run = { prefix: Uint8Array.from([0x74, 0x80]), records, width: 3, valueWidth, order: radixOrder(records, stride, recs.length), from: 0, to: recs.length, value };
           // Ops after the run's keys would meet them in the same databases; keep them in others' key space.
           const others = ops.filter((op) => op.db !== 'data' || op.key[0] !== 0x74);
           for (const [env, dbs] of [
@@ -104,13 +106,13 @@ describe('native apply of a redo record', () => {
             env.root.transactionSync(() => {
               const w = new LoggedWrites(dbs, undefined);
               for (const op of others) if (op.db !== 'meta') (op.op === 'put' ? w.put(op.db, op.key, op.value) : w.remove(op.db, op.key));
-              w.putRun(run, value);
+              w.putRun(run, header);
               w.finish();
             });
           }
           expect(contents(native.root)).toEqual(contents(plain.root));
         }),
-        { numRuns: 60 },
+        { numRuns: 80 },
       );
     } finally {
       closeBoth(envs);

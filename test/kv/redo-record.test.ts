@@ -154,21 +154,31 @@ describe('redo record encoding', () => {
 });
 
 describe('redo records with a key run', () => {
-  /** A run over distinct random records of one width, in radix order, with a random window. */
-  const runArb = fc.integer({ min: 1, max: 6 }).chain((width) =>
+  /**
+   * A run over records with distinct key parts of one width and, half the time, values of their
+   * own (valueWidth > 0) instead of one value for all, in radix order, with a random window.
+   */
+  const runArb = fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 4 })).chain(([width, valueWidth]) =>
     fc
       .record({
-        recs: fc.uniqueArray(fc.uint8Array({ minLength: width, maxLength: width }), { maxLength: 30, selector: (r) => Buffer.from(r).toString('hex') }),
+        keys: fc.uniqueArray(fc.uint8Array({ minLength: width, maxLength: width }), { maxLength: 30, selector: (r) => Buffer.from(r).toString('hex') }),
+        values: fc.array(fc.uint8Array({ minLength: valueWidth, maxLength: valueWidth }), { minLength: 30, maxLength: 30 }),
         prefix: fc.uint8Array({ maxLength: 12 }),
         value: fc.uint8Array({ maxLength: 20 }),
+        header: fc.uint8Array({ maxLength: 9 }),
         cut: fc.tuple(fc.nat(), fc.nat()),
       })
-      .map(({ recs, prefix, value, cut }): RunPuts => {
-        const records = new Uint8Array(recs.length * width);
-        recs.forEach((r, i) => records.set(r, i * width));
-        const from = recs.length === 0 ? 0 : cut[0] % (recs.length + 1);
-        const to = from + (recs.length === 0 ? 0 : cut[1] % (recs.length - from + 1));
-        return { run: { prefix, records, width, order: radixOrder(records, width, recs.length), from, to, value: new Uint8Array(0) }, value };
+      .map(({ keys, values, prefix, value, header, cut }): RunPuts => {
+        const stride = width + valueWidth;
+        const records = new Uint8Array(keys.length * stride);
+        keys.forEach((k, i) => {
+          records.set(k, i * stride);
+          records.set(values[i] as Uint8Array, i * stride + width);
+        });
+        const from = keys.length === 0 ? 0 : cut[0] % (keys.length + 1);
+        const to = from + (keys.length === 0 ? 0 : cut[1] % (keys.length - from + 1));
+        const order = radixOrder(records, stride, keys.length);
+        return { run: { prefix, records, width, valueWidth, order, from, to, value: valueWidth > 0 ? new Uint8Array(0) : value }, header };
       }),
   );
 
@@ -176,7 +186,8 @@ describe('redo records with a key run', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 4 }), runArb, baseArb, (ops, run, base) => {
         const rec: WritesRecord = { kind: 'writes', base, ops, run };
-        const expected = plain({ kind: 'writes', base, ops: [...ops, ...runMutations(run.run).map((m) => ({ db: 'data' as const, op: 'put' as const, key: m.key, value: run.value }))] });
+        const puts = runMutations(run.run).map((m): RedoOp => ({ db: 'data', op: 'put', key: m.key, value: m.op === 'put' ? Buffer.concat([run.header, m.value]) : new Uint8Array(0) }));
+        const expected = plain({ kind: 'writes', base, ops: [...ops, ...puts] });
         expect(decodeRecords(encodeRecord(rec)).records.map(plain)).toEqual([expected]);
         const gen = 3n;
         const seed = chainSeed(gen);

@@ -71,6 +71,17 @@ describe('embedded store: key runs', () => {
     expect(all.length).toBe(1000);
   });
 
+  it('stores each key with the value part of its own record when the run has them', async () => {
+    // Records: a 2-byte key part, then a 1-byte value (the key's low byte + 1).
+    const records = new Uint8Array(3 * 50);
+    for (let i = 0; i < 50; i++) records.set([0, (i * 7) % 50, ((i * 7) % 50) + 1], i * 3);
+    const run: KeyRun = { prefix: PREFIX, records, width: 2, valueWidth: 1, order: radixOrder(records, 3, 50), from: 0, to: 50, value: new Uint8Array(0) };
+    const txn = await createTxnStore(store).begin();
+    await txn.commitRun(run);
+    txn.rollback();
+    for (const n of [0, 7, 49]) expect(await read(ixKey(n))).toBe(toHex(Uint8Array.from([n + 1])));
+  });
+
   it('fails with 1213 on a run key committed after the snapshot, and writes none of the run', async () => {
     const txn = await createTxnStore(store).begin();
     await put(ixKey(1000));

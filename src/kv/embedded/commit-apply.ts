@@ -9,6 +9,7 @@ import { encodeTombstone, encodeTs, HEADER_BYTES, isLive, readTs, storedAfter, w
 export const COUNTER_KEY = 'commitTs';
 export const GC_SAFE_POINT_KEY = 'gcSafePoint';
 const TOMB_MARK = Buffer.from([1]);
+const NO_PAYLOAD = new Uint8Array(0);
 
 /** The three LMDB databases of one embedded store. */
 export interface EmbeddedDbs {
@@ -144,9 +145,9 @@ export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog |
     }
   }
   if (req.run !== undefined) {
-    const stored = new Uint8Array(HEADER_BYTES + req.run.value.length);
-    writeLive(stored, 0, tsBytes, req.run.value);
-    w.putRun(req.run, stored);
+    const header = new Uint8Array(HEADER_BYTES);
+    writeLive(header, 0, tsBytes, NO_PAYLOAD);
+    w.putRun(req.run, header);
   }
   w.putMeta(COUNTER_KEY, tsBytes);
   return { kind: 'ok', commitTs, logged: w.finish() };

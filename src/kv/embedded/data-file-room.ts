@@ -25,7 +25,7 @@ import { closeSync, fstatSync, openSync, statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { getSystemErrorName } from 'node:util';
 import type { Mutation } from '../kv.js';
-import { runKeyLength, runLength, type KeyRun } from '../key-run.js';
+import { runKeyLength, runLength, runValueLength, type KeyRun } from '../key-run.js';
 import type { AddonFunctions } from './lmdb-build.js';
 
 /** Below this much allocated ahead of need, allocate more. */
@@ -52,7 +52,7 @@ export class DataFileRoom {
   boundOf(mutations: readonly Mutation[], run?: KeyRun): number {
     let bytes = 16 * this.pageSize;
     for (const m of mutations) bytes += 2 * this.pageSize + m.key.length + (m.op === 'put' ? m.value.length : 0) + 32;
-    if (run !== undefined) bytes += runLength(run) * (2 * this.pageSize + runKeyLength(run) + run.value.length + 32);
+    if (run !== undefined) bytes += runLength(run) * (2 * this.pageSize + runKeyLength(run) + runValueLength(run) + 32);
     return bytes;
   }
 

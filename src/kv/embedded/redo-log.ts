@@ -26,7 +26,7 @@ import { join } from 'node:path';
 import { encodeTs } from './value-format.js';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
 import { chainSeed, encodeChained, encodeRecord, recordCrc, type RedoOp, type RedoRecord, type RunPuts } from './redo-record.js';
-import { runKey, type KeyRun } from '../key-run.js';
+import { runKey, runValueLength, writeRunValue, type KeyRun } from '../key-run.js';
 
 export const LOG_SEQ_KEY = 'logSeq';
 export const LOG_GEN_KEY = 'logGen';
@@ -297,9 +297,9 @@ export class LoggedWrites {
     this.ops.push({ db, op: 'remove', key });
   }
 
-  /** Puts into `data` of every key of `run`, each with `value` (as stored: header included). */
-  putRun(run: KeyRun, value: Uint8Array): void {
-    this.run = { run, value };
+  /** Puts into `data` of every key of `run`, each stored as `header` followed by the key's value. */
+  putRun(run: KeyRun, header: Uint8Array): void {
+    this.run = { run, header };
   }
 
   /**
@@ -333,8 +333,13 @@ export class LoggedWrites {
     }
     for (const op of this.ops) applyWrite(this.dbs, op);
     if (this.run === undefined) return;
-    const { run, value } = this.run;
-    for (let i = run.from; i < run.to; i++) void this.dbs.data.put(runKey(run, i), value as Buffer);
+    const { run, header } = this.run;
+    for (let i = run.from; i < run.to; i++) {
+      const stored = Buffer.allocUnsafe(header.length + runValueLength(run));
+      stored.set(header);
+      writeRunValue(run, i, stored, header.length);
+      void this.dbs.data.put(runKey(run, i), stored);
+    }
   }
 }
 

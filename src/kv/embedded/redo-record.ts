@@ -30,7 +30,7 @@
  *   00 00 01 00 6B 02 00 00 00 01 02
  */
 import { crc32 } from 'node:zlib';
-import { runKeyLength, runLength, writeRunKey, type KeyRun } from '../key-run.js';
+import { runKeyLength, runLength, runValueLength, writeRunKey, writeRunValue, type KeyRun } from '../key-run.js';
 
 export const DB_NAMES = ['data', 'meta', 'tombs'] as const;
 export type DbName = (typeof DB_NAMES)[number];
@@ -40,13 +40,14 @@ export type RedoOp =
   | { readonly db: DbName; readonly op: 'remove'; readonly key: Uint8Array };
 
 /**
- * Puts into `data` of every key of a key run (kv key-run.ts), each with `value` (as stored),
- * encoded after a record's other ops as ordinary put ops, straight from the run's arena. A
- * decoded record has them among its ops.
+ * Puts into `data` of every key of a key run (kv key-run.ts), each stored as `header` (the
+ * commit's value header: timestamp and kind) followed by the key's value, encoded after a
+ * record's other ops as ordinary put ops, straight from the run's arena. A decoded record has
+ * them among its ops.
  */
 export interface RunPuts {
   readonly run: KeyRun;
-  readonly value: Uint8Array;
+  readonly header: Uint8Array;
 }
 
 export type RedoRecord =
@@ -138,15 +139,15 @@ function encodeOp(out: Buffer, at: number, op: RedoOp): number {
   return end;
 }
 
-function runBytes({ run, value }: RunPuts): number {
-  return runLength(run) * (8 + runKeyLength(run) + value.length);
+function runBytes({ run, header }: RunPuts): number {
+  return runLength(run) * (8 + runKeyLength(run) + header.length + runValueLength(run));
 }
 
 /** The run's puts as ops (encodeOp's layout), with the key and value bytes copied in place. */
-function encodeRun(out: Buffer, at: number, { run, value }: RunPuts): number {
+function encodeRun(out: Buffer, at: number, { run, header }: RunPuts): number {
   const keyLength = runKeyLength(run);
   if (keyLength > MAX_KEY) throw new Error(`redo log: key of ${keyLength} bytes`);
-  const valueLength = value.length;
+  const valueLength = header.length + runValueLength(run);
   for (let i = run.from; i < run.to; i++) {
     out[at] = 0; // data
     out[at + 1] = 0; // put
@@ -155,8 +156,8 @@ function encodeRun(out: Buffer, at: number, { run, value }: RunPuts): number {
     at = writeRunKey(run, i, out, at + 4);
     out.writeUInt32LE(valueLength, at);
     at += 4;
-    for (let b = 0; b < valueLength; b++) out[at + b] = value[b] as number;
-    at += valueLength;
+    for (let b = 0; b < header.length; b++) out[at + b] = header[b] as number;
+    at = writeRunValue(run, i, out, at + header.length);
   }
   return at;
 }
