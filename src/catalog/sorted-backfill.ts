@@ -1,11 +1,11 @@
 /**
- * ADD INDEX backfill in key order, for an index whose entry keys all have one length (columns of
- * one encoded width, such as INT, BIGINT, DATE, DOUBLE, or CHAR values of one length, on an
- * integer-handle table; a unique index's entry values too) and a table that fits the limits:
+ * ADD INDEX backfill in key order, for an index on an integer-handle table that fits the limits
+ * (a unique index's entry values must have one length: not a mix of rows with and without NULL):
  * every row is read in one snapshot S and only the part of its entry key after the index prefix
- * is kept, back to back in one byte arena (16 bytes for an INT column of a non-unique index: its
- * memcomparable value, then the handle; for a unique index the value of the entry, which holds
- * the handle, follows the key's part); the arena is put in key order by a radix sort
+ * is kept, back to back in one byte arena (entry-arena.ts; 16 bytes for an INT column of a
+ * non-unique index: its memcomparable value, then the handle; for a unique index the value of the
+ * entry, which holds the handle, follows the key's part; key parts of several lengths, such as
+ * VARCHAR values, are padded to the longest); the arena is put in key order by a radix sort
  * (util/radix-order.ts) and the entries are written in that order in batches, each a key run
  * (kv key-run.ts) committed over the reading transaction's snapshot (Txn.commitRun: a commit of
  * its own whose conflict checks start from S; the embedded store encodes the run's keys straight
@@ -35,12 +35,12 @@ import { decodeIntHandleAt, encodeIndexValue, indexPrefix } from '../codec/index
 import { isWriteConflict, type MappedPage, type PairMapper, type Txn, type TxnStore } from '../txn/index.js';
 import { keyNext, radixOrder } from '../util/index.js';
 import { indexEntry } from './index-entry.js';
+import { EntryArena, hasEqualKeys, type PaddedEntries, type RowLimits } from './entry-arena.js';
 import { recordColumnsDecoder } from './record.js';
 import type { IndexInfo, TableInfo } from './types.js';
 
 /** Rows and arena bytes a sorted build may hold (backfillSettings.sortedMaxRows lowers the rows). */
 export const SORTED_BACKFILL_MAX_ROWS = 1 << 20;
-const MAX_ARENA_BYTES = 48 << 20;
 
 /**
  * A table whose handles span more than this many times the row limit is not tried (it most
@@ -57,8 +57,8 @@ const IN_FLIGHT = 2;
 
 /**
  * 'done': every row's entry is written. 'unsorted': nothing was written (a common-handle table,
- * entry keys or values of several lengths, two rows with one key of a unique index, or over the
- * limits). 'conflict': a batch
+ * entry values of several lengths, two rows with one key of a unique index, or over the limits).
+ * 'conflict': a batch
  * met a concurrent write (earlier batches may be written). `progress` is told the rows written
  * after each batch, and (rows 0, total undefined) now and then while the table is read; it may
  * throw to stop the build, as may a commit.
@@ -78,11 +78,11 @@ export async function sortedBackfill(
     const span = await handleSpan(txn, range);
     if (span > SPAN_PER_ROW_LIMIT * maxRows) return 'unsorted';
     const rows = { max: maxRows, expected: Math.min(span, maxRows) };
-    const arena = await readSuffixes(txn, table, index, range, batchSize, rows, () => progress(0, undefined));
-    if (arena === undefined) return 'unsorted';
-    const order = radixOrder(arena.bytes, arena.width + arena.valueWidth, arena.count);
-    if (index.unique && hasEqualKeys(arena, order)) return 'unsorted';
-    return await writeInOrder(txn, arena, order, batchSize, progress);
+    const entries = (await readEntries(txn, table, index, range, batchSize, rows, () => progress(0, undefined)))?.padded();
+    if (entries === undefined) return 'unsorted';
+    const order = radixOrder(entries.records, entries.width + entries.valueWidth, entries.count);
+    if (index.unique && hasEqualKeys(entries, order)) return 'unsorted';
+    return await writeInOrder(txn, entries, order, batchSize, progress);
   } finally {
     txn.rollback();
   }
@@ -97,77 +97,8 @@ async function handleSpan(txn: Txn, range: { start: Uint8Array; end: Uint8Array 
   return Number(handle(last.key) - handle(first.key)) + 1;
 }
 
-/**
- * Every entry key's part after the index prefix (`width` bytes) and, for a unique index, its
- * entry value (`valueWidth` bytes; 0 for a non-unique one, whose entries share one value), in row
- * order.
- */
-interface Arena {
-  readonly prefix: Uint8Array;
-  bytes: Uint8Array;
-  width: number;
-  valueWidth: number;
-  count: number;
-}
-
-/** How many rows the arena may hold, and how many the table's handle span suggests (its first size). */
-interface RowLimits {
-  readonly max: number;
-  readonly expected: number;
-}
-
-/** Suffixes this long or longer are copied with one TypedArray.set, shorter ones byte by byte. */
-const COPY_WITH_SET = 32;
-
-/**
- * Appends `key`'s suffix and `value` (undefined: none); false when either has another length than
- * the first row's, or the arena is full.
- */
-function append(arena: Arena, key: Uint8Array, value: Uint8Array | undefined, rows: RowLimits): boolean {
-  const suffix = key.length - arena.prefix.length;
-  const own = value === undefined ? 0 : value.length;
-  if (arena.count === 0) {
-    arena.width = suffix;
-    arena.valueWidth = own;
-  }
-  if (suffix !== arena.width || own !== arena.valueWidth || suffix <= 0 || arena.count >= rows.max) return false;
-  const stride = suffix + own;
-  const at = arena.count * stride;
-  if (at + stride > arena.bytes.length) {
-    const size = Math.min(Math.max(arena.bytes.length * 2, rows.expected * stride, 64 * stride), MAX_ARENA_BYTES);
-    if (at + stride > size) return false;
-    const grown = new Uint8Array(size);
-    grown.set(arena.bytes.subarray(0, at));
-    arena.bytes = grown;
-  }
-  copy(key, arena.prefix.length, suffix, arena.bytes, at);
-  if (value !== undefined) copy(value, 0, own, arena.bytes, at + suffix);
-  arena.count++;
-  return true;
-}
-
-/** Copies src[from, from + length) to out at `at`: wide ones with one TypedArray.set, short ones byte by byte. */
-function copy(src: Uint8Array, from: number, length: number, out: Uint8Array, at: number): void {
-  if (length >= COPY_WITH_SET) out.set(src.subarray(from, from + length), at);
-  else for (let i = 0; i < length; i++) out[at + i] = src[from + i] as number;
-}
-
-/** Whether two records next to each other in `order` have one key part (a unique index's duplicate). */
-function hasEqualKeys(arena: Arena, order: Uint32Array): boolean {
-  const { bytes, width } = arena;
-  const stride = width + arena.valueWidth;
-  for (let i = 1; i < arena.count; i++) {
-    const a = (order[i - 1] as number) * stride;
-    const b = (order[i] as number) * stride;
-    let k = 0;
-    while (k < width && bytes[a + k] === bytes[b + k]) k++;
-    if (k === width) return true;
-  }
-  return false;
-}
-
 /** Reads the table at `txn`'s snapshot into an arena; undefined as soon as it cannot be sorted this way. */
-async function readSuffixes(
+async function readEntries(
   txn: Txn,
   table: TableInfo,
   index: IndexInfo,
@@ -175,8 +106,8 @@ async function readSuffixes(
   pageSize: number,
   rows: RowLimits,
   scanning: () => void,
-): Promise<Arena | undefined> {
-  const arena: Arena = { prefix: indexPrefix(table.id, index.id), bytes: new Uint8Array(0), width: 0, valueWidth: 0, count: 0 };
+): Promise<EntryArena | undefined> {
+  const arena = new EntryArena(indexPrefix(table.id, index.id), rows);
   const entryOf = entryMapper(table, index);
   // Each row's entry goes into the arena as the scan maps it: no page of entries is kept. A
   // non-unique index's entries all have the same value, which the run carries once.
@@ -185,7 +116,7 @@ async function readSuffixes(
   const appendRow: PairMapper<boolean> = (key, ks, ke, value, vs, ve) => {
     if (!fits) return false;
     const e = entryOf(key, ks, ke, value, vs, ve);
-    return (fits = append(arena, e.key, withValue ? e.value : undefined, rows));
+    return (fits = arena.append(e.key, withValue ? e.value : undefined));
   };
   let start: Uint8Array | undefined = range.start;
   for (let pages = 1; start !== undefined; pages++) {
@@ -210,7 +141,7 @@ function entryMapper(table: TableInfo, index: IndexInfo): PairMapper<{ key: Uint
 /** Commits the arena's entries in `order`, `batchSize` a batch, IN_FLIGHT at once, each a key run committed over `txn`'s snapshot. */
 async function writeInOrder(
   txn: Txn,
-  arena: Arena,
+  arena: PaddedEntries,
   order: Uint32Array,
   batchSize: number,
   progress: (rowsDone: number, rowsTotal: number | undefined) => void,
@@ -223,7 +154,8 @@ async function writeInOrder(
     for (let at = 0; at < arena.count && !conflict; at += batchSize) {
       const end = Math.min(arena.count, at + batchSize);
       // The keys of one index's entries are distinct and, in radix order, ascending.
-      const run = { prefix: arena.prefix, records: arena.bytes, width: arena.width, valueWidth: arena.valueWidth, order, from: at, to: end, value };
+      const { prefix, records, width, valueWidth } = arena;
+      const run = { prefix, records, width, valueWidth, ...(arena.lengths === undefined ? {} : { lengths: arena.lengths }), order, from: at, to: end, value };
       const done = txn.commitRun(run).then(
         () => {
           written += end - at;

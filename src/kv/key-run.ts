@@ -7,9 +7,10 @@
  * for any other, the transaction layer turns it into plain mutations (runMutations).
  *
  * Record r is the bytes records[r * stride, (r + 1) * stride), stride = width + valueWidth. Key i
- * of the run (from <= i < to) is `prefix` followed by the first `width` bytes of record order[i];
- * its value is the record's last `valueWidth` bytes, or `value` for every key when valueWidth is
- * 0 (or absent). The keys must be strictly ascending (memcmp order) and none may also be a
+ * of the run (from <= i < to) is `prefix` followed by the first `width` bytes of record order[i]
+ * (the first lengths[order[i]] bytes when the run has `lengths`: key parts of several lengths,
+ * each padded to `width`); its value is the record's last `valueWidth` bytes, or `value` for
+ * every key when valueWidth is 0 (or absent). The keys must be strictly ascending (memcmp order) and none may also be a
  * mutation of the same request. Each put is checked like a plain mutation: the commit fails
  * (1213) if the key was committed after the request's startTs.
  *
@@ -18,13 +19,16 @@
  * With width 1 and valueWidth 1 instead, the same records put `74 01 03` = `00`, `74 01 04` =
  * `00`, `74 01 05` = `00`.
  */
+import { copyRange } from '../util/index.js';
 import type { Mutation } from './kv.js';
 
 export interface KeyRun {
   readonly prefix: Uint8Array;
   readonly records: Uint8Array;
-  /** Bytes of each record that follow the prefix in its key. */
+  /** Bytes of each record that follow the prefix in its key (at most, with `lengths`). */
   readonly width: number;
+  /** Per record (by record number): the length of its key part, when they differ. */
+  readonly lengths?: Uint16Array;
   /** Bytes of each record after its key part that are its key's value (0 or absent: `value`). */
   readonly valueWidth?: number;
   readonly order: Uint32Array;
@@ -50,41 +54,39 @@ export function runLength(run: KeyRun): number {
   return run.to - run.from;
 }
 
-/** Length of every key of the run. */
+/** Length of the run's longest key (of every key, without `lengths`). */
 export function runKeyLength(run: KeyRun): number {
   return run.prefix.length + run.width;
 }
 
-/** Records this wide or wider are copied with one TypedArray.set, narrower ones byte by byte. */
-const COPY_WITH_SET = 32;
+/** Length of key i (from <= i < to) of the run. */
+export function runKeyLengthOf(run: KeyRun, i: number): number {
+  return run.prefix.length + keyPartLength(run, run.order[i] as number);
+}
+
+function keyPartLength(run: KeyRun, record: number): number {
+  return run.lengths === undefined ? run.width : (run.lengths[record] as number);
+}
 
 /** Writes key i (from <= i < to) of the run into `out` at `at`; returns the end. */
 export function writeRunKey(run: KeyRun, i: number, out: Uint8Array, at: number): number {
-  const { prefix, records, width } = run;
+  const { prefix, records } = run;
   let to = at;
   for (let p = 0; p < prefix.length; p++) out[to++] = prefix[p] as number;
-  return copyInto(records, (run.order[i] as number) * runStride(run), width, out, to);
+  const r = run.order[i] as number;
+  return copyRange(records, r * runStride(run), keyPartLength(run, r), out, to);
 }
 
 /** Writes the value of key i (from <= i < to) of the run into `out` at `at`; returns the end. */
 export function writeRunValue(run: KeyRun, i: number, out: Uint8Array, at: number): number {
   const own = run.valueWidth ?? 0;
-  if (own === 0) return copyInto(run.value, 0, run.value.length, out, at);
-  return copyInto(run.records, (run.order[i] as number) * runStride(run) + run.width, own, out, at);
-}
-
-function copyInto(src: Uint8Array, from: number, length: number, out: Uint8Array, at: number): number {
-  if (length >= COPY_WITH_SET) {
-    out.set(src.subarray(from, from + length), at);
-    return at + length;
-  }
-  for (let b = 0; b < length; b++) out[at + b] = src[from + b] as number;
-  return at + length;
+  if (own === 0) return copyRange(run.value, 0, run.value.length, out, at);
+  return copyRange(run.records, (run.order[i] as number) * runStride(run) + run.width, own, out, at);
 }
 
 /** Key i (from <= i < to) of the run, in a fresh array. */
 export function runKey(run: KeyRun, i: number): Uint8Array {
-  const key = new Uint8Array(runKeyLength(run));
+  const key = new Uint8Array(runKeyLengthOf(run, i));
   writeRunKey(run, i, key, 0);
   return key;
 }
@@ -106,30 +108,36 @@ export function runMutations(run: KeyRun): Mutation[] {
 
 /**
  * Throws unless the run's shape is consistent: bounds within `order`, every record index within
- * the arena, and keys strictly ascending (a caller's bug otherwise; a store relies on the order).
+ * the arena, key parts within `width`, and keys strictly ascending (a caller's bug otherwise; a
+ * store relies on the order).
  */
 export function assertRunShape(run: KeyRun): void {
-  const { order, from, to, width, records } = run;
+  const { order, from, to, width, records, lengths } = run;
   const valueWidth = run.valueWidth ?? 0;
   if (!(Number.isInteger(from) && Number.isInteger(to) && 0 <= from && from <= to && to <= order.length) || width <= 0 || valueWidth < 0) {
     throw new Error(`key run: bounds ${from}..${to} of ${order.length}, width ${width} + ${valueWidth}`);
   }
   const stride = runStride(run);
-  const count = Math.floor(records.length / stride);
+  const count = Math.min(Math.floor(records.length / stride), lengths === undefined ? Infinity : lengths.length);
   for (let i = from; i < to; i++) {
     const r = order[i] as number;
     if (r >= count) throw new Error(`key run: record ${r} outside the arena's ${count}`);
-    if (i > from && compareKeys(records, stride, width, order[i - 1] as number, r) >= 0) {
+    const length = keyPartLength(run, r);
+    if (length <= 0 || length > width) throw new Error(`key run: record ${r}'s key part of ${length} bytes, width ${width}`);
+    if (i > from && compareKeys(run, stride, order[i - 1] as number, r) >= 0) {
       throw new Error(`key run: key ${i} is not above the key before it`);
     }
   }
 }
 
-/** Compares the key parts (first `width` bytes) of records a and b. */
-function compareKeys(records: Uint8Array, stride: number, width: number, a: number, b: number): number {
-  for (let i = 0, x = a * stride, y = b * stride; i < width; i++, x++, y++) {
+/** Compares the key parts of records a and b (memcmp order: a proper prefix first). */
+function compareKeys(run: KeyRun, stride: number, a: number, b: number): number {
+  const records = run.records;
+  const la = keyPartLength(run, a);
+  const lb = keyPartLength(run, b);
+  for (let i = 0, x = a * stride, y = b * stride, n = Math.min(la, lb); i < n; i++, x++, y++) {
     const d = (records[x] as number) - (records[y] as number);
     if (d !== 0) return d;
   }
-  return 0;
+  return la - lb;
 }

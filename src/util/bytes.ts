@@ -17,6 +17,16 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** Ranges this long or longer are copied with one TypedArray.set (a call), shorter ones byte by byte. */
+const COPY_WITH_SET = 32;
+
+/** Copies src[from, from + length) into `out` at `at`; returns at + length. */
+export function copyRange(src: Uint8Array, from: number, length: number, out: Uint8Array, at: number): number {
+  if (length >= COPY_WITH_SET) out.set(src.subarray(from, from + length), at);
+  else for (let i = 0; i < length; i++) out[at + i] = src[from + i] as number;
+  return at + length;
+}
+
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   let len = 0;
   for (const p of parts) len += p.length;

@@ -1,5 +1,6 @@
 export {
   compareBytes,
+  copyRange,
   bytesEqual,
   concatBytes,
   prefixEnd,

@@ -73,7 +73,7 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     await fx.checkIndex(await fx.current(), 'iv');
   });
 
-  it('takes the range batches over the row limit or for entry keys of several lengths', async () => {
+  it('takes the range batches over the row limit; sorts entry keys of several lengths too', async () => {
     const info = await intRows();
     for (const limit of [500, 1000]) {
       backfillSettings.sortedMaxRows = limit; // 500: the handle span says too many; 1000: found out after 1,000 rows
@@ -86,10 +86,20 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     backfillSettings.sortedMaxRows = SORTED_BACKFILL_MAX_ROWS;
     await fx.cat.dropTable('d', 't', false);
     const strings = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
-    await fx.insert(strings, Array.from({ length: 1500 }, (_, i) => [BigInt(i), 'x'.repeat(1 + (i % 9))]));
+    // Values of 1..9 and 17 characters (key parts of 19, 28 and 37 bytes), some NULL, out of order.
+    await fx.insert(strings, Array.from({ length: 1500 }, (_, i) => [BigInt(i), i % 11 === 0 ? null : i % 13 === 0 ? `${i % 7}`.repeat(17) : String.fromCharCode(122 - (i % 26)).repeat(1 + (i % 9))]));
     const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
     await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
-    expect(hooked.batches()).toBe(0);
+    expect(hooked.batches()).toBe(2);
+    await fx.checkIndex(await fx.current(), 'iv');
+    await fx.cat.dropIndex('d', 't', 'iv', false);
+    // Unique: distinct values of several lengths are sorted too.
+    await fx.cat.dropTable('d', 't', false);
+    const names = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 20 }))]);
+    await fx.insert(names, Array.from({ length: 1500 }, (_, i) => [BigInt(i), `n${(i * 7) % 1500}`]));
+    const unique = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await unique.open()).createIndex('d', 't', fx.idx('iv', ['v'], true), false);
+    expect(unique.batches()).toBe(2);
     await fx.checkIndex(await fx.current(), 'iv');
   });
 

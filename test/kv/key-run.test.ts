@@ -83,6 +83,19 @@ describe('key runs', () => {
     expect(() => assertRunShape({ ...base, records: Uint8Array.from([1, 9, 2, 2]), width: 1, valueWidth: 1, order: Uint32Array.from([0, 1]), to: 2 })).not.toThrow();
   });
 
+  it('cuts each key part to its length when the run has lengths (key parts padded to the width)', () => {
+    const records = Uint8Array.from([5, 1, 0, 7, 2, 9, 6, 3, 0]);
+    const run: KeyRun = { prefix: Uint8Array.from([1]), records, width: 3, lengths: Uint16Array.from([2, 3, 2]), order: radixOrder(records, 3, 3), from: 0, to: 3, value: Uint8Array.from([4]) };
+    assertRunShape(run);
+    expect(runMutations(run).map((m) => hex(m.key))).toEqual(['010501', '010603', '01070209']);
+    expect(() => assertRunShape({ ...run, lengths: Uint16Array.from([2, 4, 2]) })).toThrow(/key part of 4 bytes/);
+    expect(() => assertRunShape({ ...run, lengths: Uint16Array.from([2, 3]) })).toThrow(/outside/);
+    // 05 01 before 05 01 00 (a proper prefix first), so the reverse is out of order.
+    const prefixed: KeyRun = { ...run, records: Uint8Array.from([5, 1, 0, 5, 1, 0]), lengths: Uint16Array.from([3, 2]), order: Uint32Array.from([0, 1]), to: 2 };
+    expect(() => assertRunShape(prefixed)).toThrow(/not above/);
+    expect(() => assertRunShape({ ...prefixed, order: Uint32Array.from([1, 0]) })).not.toThrow();
+  });
+
   it('keeps every key inside its records: distinct records give distinct, ordered keys', () => {
     const records = Uint8Array.from([0xff, 0x00, 0x00, 0xff]);
     const run: KeyRun = { prefix: Uint8Array.from([1]), records, width: 2, order: radixOrder(records, 2, 2), from: 0, to: 2, value: new Uint8Array(0) };

@@ -30,7 +30,7 @@
  *   00 00 01 00 6B 02 00 00 00 01 02
  */
 import { crc32 } from 'node:zlib';
-import { runKeyLength, runLength, runValueLength, writeRunKey, writeRunValue, type KeyRun } from '../key-run.js';
+import { runKeyLength, runKeyLengthOf, runLength, runValueLength, writeRunKey, writeRunValue, type KeyRun } from '../key-run.js';
 
 export const DB_NAMES = ['data', 'meta', 'tombs'] as const;
 export type DbName = (typeof DB_NAMES)[number];
@@ -140,15 +140,19 @@ function encodeOp(out: Buffer, at: number, op: RedoOp): number {
 }
 
 function runBytes({ run, header }: RunPuts): number {
-  return runLength(run) * (8 + runKeyLength(run) + header.length + runValueLength(run));
+  const each = 8 + header.length + runValueLength(run);
+  if (run.lengths === undefined) return runLength(run) * (each + runKeyLength(run));
+  let bytes = 0;
+  for (let i = run.from; i < run.to; i++) bytes += each + runKeyLengthOf(run, i);
+  return bytes;
 }
 
 /** The run's puts as ops (encodeOp's layout), with the key and value bytes copied in place. */
 function encodeRun(out: Buffer, at: number, { run, header }: RunPuts): number {
-  const keyLength = runKeyLength(run);
-  if (keyLength > MAX_KEY) throw new Error(`redo log: key of ${keyLength} bytes`);
+  if (runKeyLength(run) > MAX_KEY) throw new Error(`redo log: key of ${runKeyLength(run)} bytes`);
   const valueLength = header.length + runValueLength(run);
   for (let i = run.from; i < run.to; i++) {
+    const keyLength = runKeyLengthOf(run, i);
     out[at] = 0; // data
     out[at + 1] = 0; // put
     out[at + 2] = keyLength & 0xff;

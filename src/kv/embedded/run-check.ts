@@ -28,9 +28,9 @@ export function runConflict(data: Database<Buffer, Uint8Array>, run: KeyRun, sta
     if (!storedAfter(value, startBytes)) continue;
     // Move to the first run key >= the stored one; a match is a conflict.
     for (; i < run.to; i++) {
-      writeRunKey(run, i, probe, 0);
-      const c = compareBytes(probe, key);
-      if (c === 0) return probe;
+      const ours = probe.subarray(0, writeRunKey(run, i, probe, 0));
+      const c = compareBytes(ours, key);
+      if (c === 0) return ours;
       if (c > 0) break;
     }
     if (i === run.to) return undefined;
