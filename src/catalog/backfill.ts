@@ -73,10 +73,11 @@ const IN_FLIGHT = 2;
 /**
  * Writes the entries of `index` for every existing row of `table`. Throws 1062 on duplicates.
  *
- * A non-unique index with fixed-width entry keys on a table of up to
- * `backfillSettings.sortedMaxRows` rows is built in key order from one snapshot
- * (sorted-backfill.ts); any other, or one a concurrent write interrupts there, is gone over in
- * range batches, each read and written in its own transaction. Range batches overlap: as soon
+ * An index on an integer-handle table of up to `backfillSettings.sortedMaxRows` rows is built in
+ * key order from one snapshot (sorted-backfill.ts); any other (a common-handle table, a unique
+ * index whose rows mix NULLs and values or hold a duplicate, which is reported from here), or
+ * one a concurrent write interrupts there, is gone over in range batches, each read and written
+ * in its own transaction. Range batches overlap: as soon
  * as a batch has read its rows (and so knows where the next one starts), the next one begins
  * while it commits, up to IN_FLIGHT at once; otherwise the scan and the entries' encoding wait
  * for every batch's commit and fsync. Batches cover disjoint key ranges, so they write

@@ -11,9 +11,10 @@
  * its own whose conflict checks start from S; the embedded store encodes the run's keys straight
  * from the arena into its redo record and checks them with one cursor walk). Two rows with one
  * key of a unique index end the sorted build before anything is written: the range batches then
- * find the duplicate and report it (1062). On the embedded store each batch is then one ascending run into the index's key range:
- * LMDB touches each leaf page once and fills it (scripts/lmdb-run-splits.mjs), where entries in
- * row order land all over the growing index and every batch copies most of its leaf pages again.
+ * find the duplicate and report it (1062). On the embedded store each batch is one ascending run
+ * into the index's key range: LMDB touches each leaf page once and fills it
+ * (scripts/lmdb-run-splits.mjs), where entries in row order land all over the growing index and
+ * every batch copies most of its leaf pages again.
  *
  * Correct for the reasons the range batches of backfill.ts are, with S as every batch's
  * snapshot: a writer that changed a row after S also wrote or deleted that row's entry key (the
@@ -39,7 +40,7 @@ import { EntryArena, hasEqualKeys, type PaddedEntries, type RowLimits } from './
 import { recordColumnsDecoder } from './record.js';
 import type { IndexInfo, TableInfo } from './types.js';
 
-/** Rows and arena bytes a sorted build may hold (backfillSettings.sortedMaxRows lowers the rows). */
+/** Rows a sorted build may hold (backfillSettings.sortedMaxRows lowers it; entry-arena.ts limits the bytes). */
 export const SORTED_BACKFILL_MAX_ROWS = 1 << 20;
 
 /**
