@@ -10,9 +10,9 @@
  * of the run (from <= i < to) is `prefix` followed by the first `width` bytes of record order[i]
  * (the first lengths[order[i]] bytes when the run has `lengths`: key parts of several lengths,
  * each padded to `width`); its value is the record's last `valueWidth` bytes, or `value` for
- * every key when valueWidth is 0 (or absent). The keys must be strictly ascending (memcmp order) and none may also be a
- * mutation of the same request. Each put is checked like a plain mutation: the commit fails
- * (1213) if the key was committed after the request's startTs.
+ * every key when valueWidth is 0 (or absent). The keys must be strictly ascending (memcmp order)
+ * and none may also be a mutation of the same request. Each put is checked like a plain
+ * mutation: the commit fails (1213) if the key was committed after the request's startTs.
  *
  * Example: prefix `74 01`, width 2, records `05 00 | 03 00 | 04 00`, order [1, 2, 0], from 0,
  * to 3, value `09`: puts of `74 01 03 00`, `74 01 04 00`, `74 01 05 00`, each with value `09`.

@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { encodeTs } from './value-format.js';
 import { counterValue, type EmbeddedDbs } from './commit-apply.js';
 import { chainSeed, encodeChained, encodeRecord, recordCrc, type RedoOp, type RedoRecord, type RunPuts } from './redo-record.js';
-import { runKey, runValueLength, writeRunValue, type KeyRun } from '../key-run.js';
+import { runKey, runValue, type KeyRun } from '../key-run.js';
+import { concatBytes } from '../../util/index.js';
 
 export const LOG_SEQ_KEY = 'logSeq';
 export const LOG_GEN_KEY = 'logGen';
@@ -334,12 +335,7 @@ export class LoggedWrites {
     for (const op of this.ops) applyWrite(this.dbs, op);
     if (this.run === undefined) return;
     const { run, header } = this.run;
-    for (let i = run.from; i < run.to; i++) {
-      const stored = Buffer.allocUnsafe(header.length + runValueLength(run));
-      stored.set(header);
-      writeRunValue(run, i, stored, header.length);
-      void this.dbs.data.put(runKey(run, i), stored);
-    }
+    for (let i = run.from; i < run.to; i++) void this.dbs.data.put(runKey(run, i), concatBytes([header, runValue(run, i)]) as Buffer);
   }
 }
 

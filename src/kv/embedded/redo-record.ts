@@ -30,6 +30,7 @@
  *   00 00 01 00 6B 02 00 00 00 01 02
  */
 import { crc32 } from 'node:zlib';
+import { copyRange } from '../../util/index.js';
 import { runKeyLength, runKeyLengthOf, runLength, runValueLength, writeRunKey, writeRunValue, type KeyRun } from '../key-run.js';
 
 export const DB_NAMES = ['data', 'meta', 'tombs'] as const;
@@ -160,8 +161,7 @@ function encodeRun(out: Buffer, at: number, { run, header }: RunPuts): number {
     at = writeRunKey(run, i, out, at + 4);
     out.writeUInt32LE(valueLength, at);
     at += 4;
-    for (let b = 0; b < header.length; b++) out[at + b] = header[b] as number;
-    at = writeRunValue(run, i, out, at + header.length);
+    at = writeRunValue(run, i, out, copyRange(header, 0, header.length, out, at));
   }
   return at;
 }
