@@ -212,6 +212,40 @@ for (const name of selectedBackends()) {
       }
     });
 
+    it('a bulk of absent writes is checked key by key whatever lies in or around its stretch', async () => {
+      const keysOf = (p: string): string[] => Array.from({ length: 100 }, (_, i) => `${p}${String(i).padStart(3, '0')}`);
+      const bulk = async (keys: string[], tag: string, before?: () => Promise<unknown>): Promise<void> => {
+        const txns = createTxnStore(store);
+        const txn = await txns.begin();
+        for (const k of keys) expect(txn.putAbsent(b(k), b(tag))).toBe(true);
+        txn.onExistingKey((key) => new Error(`row ${s(key)} exists`));
+        await before?.();
+        await txn.commit();
+      };
+      const values = async (keys: string[]): Promise<Array<string | undefined>> => createTxnStore(store).view(async (t) => (await t.batchGet(keys.map(b))).map(s));
+      // Nothing stored in the stretch (keys around it only): all pass.
+      await write(store, { m: 'x', o: 'x', q: 'x' });
+      const n = keysOf('n');
+      await bulk(n, '1');
+      expect(new Set(await values(n))).toEqual(new Set(['1']));
+      // One live key alone inside another stretch fails the whole commit, nothing applied.
+      const p = keysOf('p');
+      await write(store, { p050: 'live' });
+      await expect(bulk(p, '2')).rejects.toThrow('row p050 exists');
+      expect((await values(p)).filter((v) => v !== undefined)).toEqual(['live']);
+      // A stored key that is not one of the bulk's, between its keys: passes.
+      await write(store, {}, n);
+      await write(store, { n050x: 'x' });
+      await bulk(n, '3');
+      // Deleted before the snapshot: passes; deleted after it (a tombstone newer than the snapshot): 1213.
+      await write(store, {}, n);
+      await bulk(n, '4');
+      await write(store, {}, n);
+      await write(store, { n077: 'brief' });
+      await expectConflict(bulk(n, '5', () => write(store, {}, ['n077'])));
+      expect((await values(n)).every((v) => v === undefined)).toBe(true);
+    });
+
     it('an absent write of a key committed after the snapshot conflicts (1213)', async () => {
       const txns = createTxnStore(store);
       const txn = await txns.begin();

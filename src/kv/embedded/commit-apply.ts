@@ -1,5 +1,6 @@
 import type { Database, Transaction } from 'lmdb';
-import type { CommitRequest } from '../kv.js';
+import type { CommitRequest, Mutation } from '../kv.js';
+import { compareBytes, keyNext } from '../../util/index.js';
 import { getFastIn } from './lmdb-snapshot.js';
 import type { NativeApplier } from './native-apply.js';
 import { LoggedWrites, type Appended, type RedoLog } from './redo-log.js';
@@ -43,7 +44,12 @@ export function readCounter(meta: Database<Buffer, string>, name: string): bigin
 interface CheckReads {
   data(key: Uint8Array): Buffer | undefined;
   meta(name: string): Buffer | undefined;
+  /** True if no key at all is stored in [lo, hi] (optional: without it each key is looked up). */
+  emptyBetween?(lo: Uint8Array, hi: Uint8Array): boolean;
 }
+
+/** Checked mutations from which one walk over their stretch pays (below, the lookups are as cheap). */
+const STRETCH_MIN = 64;
 
 /**
  * The commit's checks (nothing written): a snapshot older than the tombstone-GC safe point is
@@ -56,7 +62,8 @@ function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | und
   const safePoint = counterValue(reads.meta(GC_SAFE_POINT_KEY));
   if (req.startTs < safePoint) return { kind: 'too-old', safePoint };
   const base = new SinceBytes(req.startTs);
-  for (const m of req.mutations) {
+  const mutations = reads.emptyBetween !== undefined && emptyStretch(req.mutations, reads.emptyBetween) ? [] : req.mutations;
+  for (const m of mutations) {
     if (m.derived === true) continue;
     const stored = reads.data(m.key);
     if (changedSince(stored, base.of(m.since))) return { kind: 'conflict', key: m.key };
@@ -69,6 +76,33 @@ function checkCommit(req: CommitRequest, reads: CheckReads): CommitOutcome | und
     if (changedSince(reads.data(c.key), base.of(c.since))) return { kind: 'conflict', key: c.key };
   }
   return undefined;
+}
+
+/**
+ * True if a commit has at least STRETCH_MIN checked (not derived) mutations and nothing is stored
+ * between the smallest and the largest of their keys: then every one of them passes its check
+ * (no stored version to be newer than the snapshot, no live value for an `absent` put) and one
+ * cursor descent replaces a lookup per key. A multi-row INSERT of fresh AUTO_INCREMENT ids
+ * writes into such an empty stretch (sysbench's prepare: 2,716 rows a statement). Anything
+ * stored in the stretch (another row, a tombstone) sends the commit back to the lookups.
+ *
+ * Example: puts of t5_r0001 … t5_r0100 with the table's rows stored up to t5_r0000: nothing in
+ * [t5_r0001, t5_r0100], so all 100 pass; with a tombstone at t5_r0050 each key is looked up.
+ */
+function emptyStretch(mutations: readonly Mutation[], emptyBetween: (lo: Uint8Array, hi: Uint8Array) => boolean): boolean {
+  let lo: Uint8Array | undefined;
+  let hi: Uint8Array | undefined;
+  let checked = 0;
+  for (const m of mutations) {
+    if (m.derived === true) continue;
+    checked++;
+    if (lo === undefined || hi === undefined) {
+      lo = m.key;
+      hi = m.key;
+    } else if (compareBytes(m.key, hi) > 0) hi = m.key;
+    else if (compareBytes(m.key, lo) < 0) lo = m.key;
+  }
+  return checked >= STRETCH_MIN && lo !== undefined && hi !== undefined && emptyBetween(lo, hi);
 }
 
 /** A check's base timestamp as encodeTs bytes: startTs's, or the last other `since` asked for (a commit has one or few). */
@@ -121,7 +155,7 @@ export function checkOnlyCommit(dbs: EmbeddedDbs, req: CommitRequest, txn: Trans
  */
 export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog | undefined): CommitOutcome {
   const { data, meta } = dbs;
-  const failed = checkCommit(req, { data: (key) => data.getBinaryFast(key), meta: (name) => meta.getBinaryFast(name) });
+  const failed = checkCommit(req, { data: (key) => data.getBinaryFast(key), meta: (name) => meta.getBinaryFast(name), emptyBetween: (lo, hi) => nothingStored(data, lo, hi) });
   if (failed !== undefined) return failed;
   const runFailed = req.run === undefined ? undefined : runConflict(data, req.run, encodeTs(req.startTs));
   if (runFailed !== undefined) return { kind: 'conflict', key: runFailed };
@@ -151,6 +185,12 @@ export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog |
   }
   w.putMeta(COUNTER_KEY, tsBytes);
   return { kind: 'ok', commitTs, logged: w.finish() };
+}
+
+/** True if `data` holds no key in [lo, hi] (read in the write transaction, inside its callback). */
+function nothingStored(data: Database<Buffer, Uint8Array>, lo: Uint8Array, hi: Uint8Array): boolean {
+  for (const _ of data.getKeys({ start: lo, end: keyNext(hi), limit: 1 })) return false;
+  return true;
 }
 
 /** Bytes of the commit's live values as stored (header + payload each). */
