@@ -35,6 +35,34 @@ describe('redo log files (one process)', () => {
     }
   });
 
+  it('encodes every record into one reused buffer, and each reads back whole, large after small and small after large', async () => {
+    const dir = tempDir('shale-redolog-');
+    const log = new RedoLog(dir);
+    try {
+      const sized = (base: bigint, bytes: number): RedoRecord => ({ kind: 'writes', base, ops: [{ db: 'data', op: 'put', key: Buffer.from(`k${base}`), value: Buffer.alloc(bytes, Number(base)) }] });
+      const sizes = [200_000, 10, 300_000, 5, 100_000];
+      let tail: Buffer | undefined;
+      const views: Buffer[] = [];
+      for (const [i, bytes] of sizes.entries()) {
+        const a = log.append(1n, tail, sized(BigInt(i + 1), bytes));
+        tail = a.tail;
+        views.push(a.bytes);
+        await a.file.sync(a.count);
+      }
+      // The views share memory: the later records were written over the earlier ones' bytes.
+      expect(views[1]?.buffer).toBe(views[0]?.buffer);
+      const records = decodeChained(readFileSync(logFileName(dir, 1n)), 1n);
+      expect(records.map((r) => r.base)).toEqual([1n, 2n, 3n, 4n, 5n]);
+      records.forEach((r, i) => {
+        const op = r.kind === 'writes' ? r.ops[0] : undefined;
+        expect(op?.op === 'put' ? [op.value.length, op.value[0]] : undefined).toEqual([sizes[i], i + 1]);
+      });
+    } finally {
+      log.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("writes in place: a reused file's old records never read as the new generation's", async () => {
     const dir = tempDir('shale-redolog-');
     const first = new RedoLog(dir);

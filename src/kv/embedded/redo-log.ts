@@ -200,9 +200,23 @@ export interface Appended {
   readonly count: number;
 }
 
-/** This process's side of the log: the open file of the current generation. */
+/** Records up to this size are encoded into the log's reused buffer (larger ones into a buffer of their own). */
+const SCRATCH_MAX = 16 << 20;
+
+/**
+ * This process's side of the log: the open file of the current generation, and one buffer that
+ * every record is encoded into. A record's bytes are needed only while its transaction's callback
+ * runs (written, then applied from), and a fresh buffer per record costs page faults: a bulk
+ * INSERT's or an index build's record is hundreds of KB, which the allocator maps anew each time.
+ */
 export class RedoLog {
   private file: LogFile | undefined;
+  private scratch = Buffer.allocUnsafe(0);
+  private readonly alloc = (size: number): Buffer => {
+    if (size > SCRATCH_MAX) return Buffer.allocUnsafe(size);
+    if (size > this.scratch.length) this.scratch = Buffer.allocUnsafe(Math.min(SCRATCH_MAX, Math.max(size, 2 * this.scratch.length, 64 << 10)));
+    return this.scratch.subarray(0, size);
+  };
   /** Set when an fdatasync failed: the kernel may have dropped the unsynced pages, so no later sync can be trusted. */
   private broken: unknown;
 
@@ -210,12 +224,13 @@ export class RedoLog {
 
   /**
    * Inside a write transaction: writes `rec` chained at the tail of generation `gen`'s file (`raw`
-   * is meta's "logTail") and returns the tail to store after it.
+   * is meta's "logTail") and returns the tail to store after it. `bytes` lies in the log's reused
+   * buffer: valid until this log's next append.
    */
   append(gen: bigint, raw: Uint8Array | undefined, rec: RedoRecord): Appended & { readonly tail: Buffer; readonly bytes: Buffer } {
     if (this.broken !== undefined) throw new Error(`redo log unusable after a failed fdatasync: ${String(this.broken)}`);
     const tail = tailOf(raw, gen);
-    const bytes = encodeChained(rec, tail.crc);
+    const bytes = encodeChained(rec, tail.crc, this.alloc);
     const file = this.fileFor(gen);
     const count = file.append(bytes, tail.offset);
     return { file, count, bytes, tail: encodeTail({ gen, offset: tail.offset + bytes.length, crc: recordCrc(bytes) }) };
@@ -224,7 +239,7 @@ export class RedoLog {
   /**
    * Inside a write transaction on `meta`: writes `rec` at the tail of the current generation's
    * file (meta's "logGen" and "logTail") and moves the tail on in the same transaction. Returns
-   * the record's bytes too.
+   * the record's bytes too (valid until the next append, see append).
    */
   appendIn(meta: EmbeddedDbs['meta'], rec: RedoRecord): Appended & { readonly bytes: Buffer } {
     const gen = counterValue(meta.getBinaryFast(LOG_GEN_KEY));

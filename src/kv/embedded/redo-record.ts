@@ -68,12 +68,15 @@ function opBytes(op: RedoOp): number {
 
 /** The record's bytes, header included (the unchained format, kinds 1 and 2). */
 export function encodeRecord(rec: RedoRecord): Buffer {
-  return encode(rec, undefined);
+  return encode(rec, undefined, Buffer.allocUnsafe);
 }
 
-/** The record's bytes chained after a record whose crc field is `prev` (or after chainSeed). */
-export function encodeChained(rec: RedoRecord, prev: number): Buffer {
-  return encode(rec, prev);
+/**
+ * The record's bytes chained after a record whose crc field is `prev` (or after chainSeed), in a
+ * buffer from `alloc` (default: a fresh one) of exactly the size asked for.
+ */
+export function encodeChained(rec: RedoRecord, prev: number, alloc: (size: number) => Buffer = Buffer.allocUnsafe): Buffer {
+  return encode(rec, prev, alloc);
 }
 
 /** What the first record of generation `gen`'s file chains from. */
@@ -97,7 +100,7 @@ export function recordCrc(bytes: Buffer): number {
   return bytes.readUInt32LE(4);
 }
 
-function encode(rec: RedoRecord, prev: number | undefined): Buffer {
+function encode(rec: RedoRecord, prev: number | undefined, alloc: (size: number) => Buffer): Buffer {
   const chained = prev !== undefined;
   let body = chained ? 13 : 9;
   if (rec.kind === 'writes') {
@@ -105,7 +108,7 @@ function encode(rec: RedoRecord, prev: number | undefined): Buffer {
     for (const op of rec.ops) body += opBytes(op);
     if (rec.run !== undefined) body += runBytes(rec.run);
   }
-  const out = Buffer.allocUnsafe(HEAD + body);
+  const out = alloc(HEAD + body);
   out.writeUInt32LE(body, 0);
   let at = HEAD;
   out[at++] = rec.kind === 'writes' ? (chained ? KIND_WRITES_CHAINED : KIND_WRITES) : chained ? KIND_MARK_CHAINED : KIND_MARK;
