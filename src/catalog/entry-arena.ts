@@ -52,20 +52,18 @@ export class EntryArena {
   ) {}
 
   /**
-   * Appends `key`'s part after the prefix and `value` (undefined: none); false when the arena is
-   * full or the value has another length than the first row's (the build then takes the range
-   * batches).
+   * Appends one row's entry part: `entry` holds its key's part after the prefix and then its value
+   * (the last `valueLength` bytes; 0: none). False when the arena is full or the value has another
+   * length than the first row's (the build then takes the range batches).
    */
-  append(key: Uint8Array, value: Uint8Array | undefined): boolean {
-    const part = key.length - this.prefix.length;
-    const own = value === undefined ? 0 : value.length;
-    if (this.valueWidth < 0) this.valueWidth = own;
-    if (own !== this.valueWidth || part <= 0 || part > 0xffff || this.count >= this.rows.max) return false;
+  append(entry: Uint8Array, valueLength: number): boolean {
+    const part = entry.length - valueLength;
+    if (this.valueWidth < 0) this.valueWidth = valueLength;
+    if (valueLength !== this.valueWidth || part <= 0 || part > 0xffff || this.count >= this.rows.max) return false;
     const at = this.used;
-    if (!this.room(part + own)) return false;
-    copyRange(key, this.prefix.length, part, this.bytes, at);
-    if (value !== undefined) copyRange(value, 0, own, this.bytes, at + part);
-    this.used = at + part + own;
+    if (!this.room(entry.length)) return false;
+    copyRange(entry, 0, entry.length, this.bytes, at);
+    this.used = at + entry.length;
     this.ends[this.count++] = this.used;
     if (part < this.shortest) this.shortest = part;
     if (part > this.longest) this.longest = part;

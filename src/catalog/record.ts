@@ -118,6 +118,16 @@ export function recordColumnsDecoder(
   };
 }
 
+/**
+ * Whether a recordColumnsDecoder(table, offsets) reads the handle it is given: for a table with
+ * an int handle only when its PK column is among `offsets` (any handle may be passed otherwise:
+ * the values it decodes do not depend on it).
+ */
+export function decoderReadsHandle(table: TableInfo, offsets: readonly number[]): boolean {
+  const layout = layoutOf(table);
+  return table.handleKind !== 'int' || (layout.intPkOffset >= 0 && offsets.includes(layout.intPkOffset));
+}
+
 /** Fills the wanted columns the stored row does not carry (added after it was written). */
 function restoreAbsent(
   table: TableInfo,

@@ -32,12 +32,12 @@
  * row (3, k=7) as well, two keys enc(7) lie next to each other in the order and the range
  * batches take over (and report the 1062).
  */
-import { decodeIntHandleAt, encodeIndexValue, indexPrefix } from '../codec/index.js';
+import { decodeIntHandleAt, encodeIndexValue, indexPrefix, INT_HANDLE_VALUE_LEN, intHandleEntryPart } from '../codec/index.js';
 import { isWriteConflict, type MappedPage, type PairMapper, type Txn, type TxnStore } from '../txn/index.js';
-import { keyNext, radixOrder } from '../util/index.js';
-import { indexEntry } from './index-entry.js';
+import { concatBytes, keyNext, radixOrder } from '../util/index.js';
+import { indexColumnTypes, indexValues } from './index-entry.js';
 import { EntryArena, hasEqualKeys, type PaddedEntries, type RowLimits } from './entry-arena.js';
-import { recordColumnsDecoder } from './record.js';
+import { decoderReadsHandle, recordColumnsDecoder } from './record.js';
 import type { IndexInfo, TableInfo } from './types.js';
 
 /** Rows a sorted build may hold (backfillSettings.sortedMaxRows lowers it; entry-arena.ts limits the bytes). */
@@ -109,15 +109,13 @@ async function readEntries(
   scanning: () => void,
 ): Promise<EntryArena | undefined> {
   const arena = new EntryArena(indexPrefix(table.id, index.id), rows);
-  const entryOf = entryMapper(table, index);
-  // Each row's entry goes into the arena as the scan maps it: no page of entries is kept. A
-  // non-unique index's entries all have the same value, which the run carries once.
-  const withValue = index.unique;
+  const entryOf = entryPartMapper(table, index);
+  // Each row's entry part goes into the arena as the scan maps it: no page of entries is kept.
   let fits = true;
   const appendRow: PairMapper<boolean> = (key, ks, ke, value, vs, ve) => {
     if (!fits) return false;
-    const e = entryOf(key, ks, ke, value, vs, ve);
-    return (fits = arena.append(e.key, withValue ? e.value : undefined));
+    const part = entryOf(key, ks, ke, value, vs, ve);
+    return (fits = arena.append(part.bytes, part.valueLength));
   };
   let start: Uint8Array | undefined = range.start;
   for (let pages = 1; start !== undefined; pages++) {
@@ -130,14 +128,46 @@ async function readEntries(
   return arena;
 }
 
-/** Record of an int-handle table (at offsets in the store's memory) -> its index entry. */
-function entryMapper(table: TableInfo, index: IndexInfo): PairMapper<{ key: Uint8Array; value: Uint8Array }> {
-  const decode = recordColumnsDecoder(table, index.columns.map((c) => c.offset));
+/** An entry part as the arena takes it: the key's part after the index prefix, then `valueLength` bytes of value. */
+interface EntryPart {
+  bytes: Uint8Array;
+  valueLength: number;
+}
+
+/**
+ * Record of an int-handle table (at offsets in the store's memory) -> the part of its index
+ * entry the arena keeps (codec entry-part.ts): a non-unique index's entries all have the same
+ * value, which the run carries once, so only a unique index's entry parts carry their value.
+ * The handle is decoded only when an indexed column is the PK; `bytes` is valid until the next call.
+ */
+function entryPartMapper(table: TableInfo, index: IndexInfo): PairMapper<EntryPart> {
+  const offsets = index.columns.map((c) => c.offset);
+  const decode = recordColumnsDecoder(table, offsets);
+  const readsHandle = decoderReadsHandle(table, offsets);
+  const types = indexColumnTypes(table, index);
+  const out: EntryPart = { bytes: new Uint8Array(0), valueLength: 0 };
   return (key, ks, ke, value, vs, ve) => {
-    const handle = { kind: 'int' as const, value: decodeIntHandleAt(key, ks, ke) };
-    return indexEntry(table, index, decode(handle, value, vs, ve), handle);
+    const handle = readsHandle ? { kind: 'int' as const, value: decodeIntHandleAt(key, ks, ke) } : UNREAD_HANDLE;
+    const values = indexValues(index, decode(handle, value, vs, ve));
+    const distinct = index.unique && !values.includes(null);
+    const part = intHandleEntryPart(values, types, distinct, key, ks, ke);
+    if (distinct) {
+      out.bytes = part;
+      out.valueLength = INT_HANDLE_VALUE_LEN;
+    } else if (index.unique) {
+      // A row with NULL in a unique index: a non-distinct entry, whose one-byte value goes along.
+      out.bytes = concatBytes([part, encodeIndexValue(null)]);
+      out.valueLength = 1;
+    } else {
+      out.bytes = part;
+      out.valueLength = 0;
+    }
+    return out;
   };
 }
+
+/** What the decoder is given when decoderReadsHandle says it will not read it. */
+const UNREAD_HANDLE = Object.freeze({ kind: 'int' as const, value: 0n });
 
 /** Commits the arena's entries in `order`, `batchSize` a batch, IN_FLIGHT at once, each a key run committed over `txn`'s snapshot. */
 async function writeInOrder(

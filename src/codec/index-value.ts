@@ -18,7 +18,8 @@ import { readInt64Flipped, writeInt64Flipped } from './memcomparable-int.js';
 import { copyBytes } from '../util/index.js';
 
 const NON_DISTINCT = 0x30;
-const INT_HANDLE = 0x01;
+/** The format byte of a distinct entry's value that names an int handle. */
+export const INT_HANDLE = 0x01;
 const COMMON_HANDLE = 0x02;
 const NON_DISTINCT_VALUE = new Uint8Array([NON_DISTINCT]);
 

@@ -7,6 +7,7 @@ export { intHandle, commonHandle } from './handle.js';
 export { encodeKeyValues, decodeKeyValues } from './key-values.js';
 export { tablePrefix, recordPrefix, recordKey, decodeRecordKey, decodeIntHandle, decodeIntHandleAt, indexPrefix, indexKey, decodeIndexKey, decodeTableId } from './keys.js';
 export { encodeIndexValue, decodeIndexValue } from './index-value.js';
+export { intHandleEntryPart, INT_HANDLE_VALUE_LEN } from './entry-part.js';
 export { metaKey, decodeMetaKey } from './meta-key.js';
 export { encodeRow } from './row-encoder.js';
 export { compileRowEncoder, type RowEncoder } from './row-encoder-compiled.js';

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Catalog, decodeRecord, encodeRecordValue, indexEntry, recordKeyOf, type IndexInfo, type TableInfo } from '../../src/catalog/index.js';
 import { backfillSettings } from '../../src/catalog/backfill.js';
 import { SORTED_BACKFILL_MAX_ROWS } from '../../src/catalog/sorted-backfill.js';
+import { decoderReadsHandle } from '../../src/catalog/record.js';
 import { indexPrefix } from '../../src/codec/index.js';
 import type { KeyRun, Txn } from '../../src/txn/index.js';
 import { col, expectSqlError, storeFactories, t } from './helpers.js';
@@ -110,6 +111,19 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     await (await hooked.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false);
     expect(hooked.batches()).toBe(3);
     await fx.checkIndex(await fx.current(), 'uv');
+  });
+
+  it('sorts indexes that hold the PK column (its value read from the row\'s handle), unique or not', async () => {
+    const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
+    await fx.insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i - 1000), BigInt(i % 7)]));
+    expect(decoderReadsHandle(info, [1])).toBe(false);
+    expect(decoderReadsHandle(info, [1, 0])).toBe(true);
+    for (const [name, columns, unique] of [['vi', ['v', 'id'], false], ['iv', ['id', 'v'], true]] as const) {
+      const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+      await (await hooked.open()).createIndex('d', 't', fx.idx(name, [...columns], unique), false);
+      expect(hooked.batches()).toBe(3);
+      await fx.checkIndex(await fx.current(), name);
+    }
   });
 
   it('leaves a unique index with a duplicate to the range batches, which report it, with nothing written', async () => {
