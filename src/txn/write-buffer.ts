@@ -1,5 +1,5 @@
 import type { CheckedKey, Mutation } from '../kv/kv.js';
-import { compareBytes } from '../util/index.js';
+import { bytesEqual, compareBytes } from '../util/index.js';
 
 /**
  * One buffered write. `value === null` is a delete. Dead entries were rolled back. `since` is
@@ -37,6 +37,9 @@ type UndoRecord =
   | BufferEntry
   | { readonly kind: 'write'; readonly entry: BufferEntry; readonly prev: Uint8Array | null; readonly prevDerived: boolean }
   | { readonly kind: 'lock'; readonly id: string };
+
+/** Locks up to this many are matched against unmapped entries by their bytes (locksOnUnmapped). */
+const FEW_LOCKS = 8;
 
 /** Keys up to this long become map ids through String.fromCharCode (no Buffer wrapper). */
 const SHORT_KEY = 64;
@@ -104,9 +107,18 @@ export class WriteBuffer {
   /**
    * A put whose key must hold no live value (kv.ts Mutation `absent`): false, writing nothing,
    * when this buffer holds a live value for it. Over this buffer's own delete of the key it is a
-   * plain put (the delete removed the stored value).
+   * plain put (the delete removed the stored value). The key must differ from every other key
+   * given to writeNew or writeAbsent (a generated AUTO_INCREMENT id's row key: ids are never
+   * handed out twice); while no entry has a map id, the entry then joins writeNew's unmapped ones
+   * (a bulk INSERT's rows cost no id string and no map insertion each).
    */
   writeAbsent(key: Uint8Array, value: Uint8Array, since?: bigint): boolean {
+    // Nothing filed under an id: the only entries are writeNew's and this method's unmapped ones,
+    // whose keys differ from this one (the caller's promise), so the key holds no live value here.
+    if (this.entries.size === 0) {
+      this.unmapped.push(this.create(key, value, since, false, true));
+      return true;
+    }
     if (this.unmapped.length > 0) this.mapAll();
     const id = keyId(key);
     const entry = this.entries.get(id);
@@ -135,11 +147,29 @@ export class WriteBuffer {
     this.unmapped.push(this.create(key, value, since, derived, false));
   }
 
-  /** Gives writeNew's entries their map ids; a key written before breaks writeNew's promise. */
+  /**
+   * The lock on each unmapped entry's key (entries without one are absent). With few locks (a
+   * statement's table lock) they are matched by their bytes, so a bulk INSERT's rows need no map
+   * id at commit either; with more, every unmapped entry gets its id first (mapAll).
+   */
+  private locksOnUnmapped(): Map<BufferEntry, Lock> {
+    const found = new Map<BufferEntry, Lock>();
+    if (this.unmapped.length === 0) return found;
+    if (this.locks.size > FEW_LOCKS) {
+      this.mapAll();
+      return found;
+    }
+    for (const lock of this.locks.values()) {
+      for (const e of this.unmapped) if (bytesEqual(e.key, lock.key)) found.set(e, lock);
+    }
+    return found;
+  }
+
+  /** Gives writeNew's and writeAbsent's unmapped entries their map ids; a key written before breaks their promise. */
   private mapAll(): void {
     for (const e of this.unmapped) {
       const id = keyId(e.key);
-      if (this.entries.has(id)) throw new Error('WriteBuffer.writeNew: a key the buffer already held');
+      if (this.entries.has(id)) throw new Error('WriteBuffer.writeNew / writeAbsent: a key the buffer already held');
       this.entries.set(id, e);
     }
     this.unmapped = [];
@@ -195,9 +225,13 @@ export class WriteBuffer {
   mutations(): Mutation[] {
     const out: Mutation[] = [];
     const locked = this.locks.size > 0;
-    if (locked && this.unmapped.length > 0) this.mapAll();
-    // Unlocked (so checked from their own base alone) and never overwritten: as written.
-    for (const e of this.unmapped) out.push(e.derived ? derivedMutation(e) : checkedMutation(e, e.since));
+    const onUnmapped = locked ? this.locksOnUnmapped() : undefined;
+    // Never overwritten (an overwrite maps them): as written, checked from their lock's base too if locked.
+    for (const e of this.unmapped) {
+      const lock = onUnmapped?.get(e);
+      if (e.derived && lock === undefined) out.push(derivedMutation(e));
+      else out.push(checkedMutation(e, lock === undefined ? e.since : earlier(e.since, lock.since)));
+    }
     for (const [id, e] of this.entries) {
       const lock = locked ? this.locks.get(id) : undefined;
       if (e.derived && lock === undefined) out.push(derivedMutation(e));
@@ -208,11 +242,12 @@ export class WriteBuffer {
 
   /** Locked keys not also written (written keys are checked anyway): from the txn's snapshot, or from a later read. */
   lockOnlyChecks(): { keys: Uint8Array[]; later: CheckedKey[] } {
-    if (this.unmapped.length > 0 && this.locks.size > 0) this.mapAll();
+    const onUnmapped = this.locks.size > 0 ? this.locksOnUnmapped() : undefined;
+    const writtenUnmapped = new Set(onUnmapped?.values());
     const keys: Uint8Array[] = [];
     const later: CheckedKey[] = [];
     for (const [id, lock] of this.locks) {
-      if (this.entries.has(id)) continue;
+      if (this.entries.has(id) || writtenUnmapped.has(lock)) continue;
       if (lock.since === undefined) keys.push(lock.key);
       else later.push({ key: lock.key, since: lock.since });
     }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { rmSync } from 'node:fs';
-import type { KeyRun, Mutation, Store } from '../../src/kv/index.js';
+import type { CommitRequest, KeyRun, Mutation, Store } from '../../src/kv/index.js';
 import { openStore } from '../../src/kv/index.js';
 import { createTxnStore, type TxnStore } from '../../src/txn/index.js';
 import { utf8Decode, utf8Encode } from '../../src/util/index.js';
@@ -171,6 +171,7 @@ describe('txn over the embedded store', () => {
             fc.record({ t: fc.constant('put' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e'), v: fc.string({ maxLength: 3 }) }),
             fc.record({ t: fc.constant('del' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e') }),
             fc.record({ t: fc.constant('new' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e'), v: fc.string({ maxLength: 3 }) }),
+            fc.record({ t: fc.constant('absent' as const), k: fc.constantFrom('a', 'b', 'c', 'd', 'e'), v: fc.string({ maxLength: 3 }) }),
             fc.record({ t: fc.constant('cp' as const) }),
             fc.record({ t: fc.constant('undo' as const) }),
             fc.record({ t: fc.constant('scan' as const), limit: fc.integer({ min: 1, max: 6 }), reverse: fc.boolean() }),
@@ -180,20 +181,29 @@ describe('txn over the embedded store', () => {
         async (ops) => {
           const txn = await txns.begin();
           let model = new Map<string, string>([['a', 'snap-a'], ['c', 'snap-c'], ['e', 'snap-e']]);
-          // Keys with a buffered write: putNew takes only the others (its promise).
-          let written = new Set<string>();
-          const marks: Array<{ cp: number; model: Map<string, string>; written: Set<string> }> = [];
+          // Keys with a buffered write, by their last write: putNew and putAbsent take only keys
+          // not given to either before (their promise); putAbsent over a buffered put is refused.
+          let written = new Map<string, 'put' | 'del' | 'new' | 'absent'>();
+          const marks: Array<{ cp: number; model: Map<string, string>; written: Map<string, 'put' | 'del' | 'new' | 'absent'> }> = [];
+          const promised = (k: string): boolean => written.get(k) === 'new' || written.get(k) === 'absent';
           for (const op of ops) {
             if (op.t === 'put' || (op.t === 'new' && !written.has(op.k))) {
               if (op.t === 'new') txn.putNew(b(op.k), b(op.v));
               else txn.put(b(op.k), b(op.v));
               model.set(op.k, op.v);
-              written.add(op.k);
+              written.set(op.k, op.t);
+            } else if (op.t === 'absent' && !promised(op.k)) {
+              const refused = written.get(op.k) === 'put';
+              expect(txn.putAbsent(b(op.k), b(op.v))).toBe(!refused);
+              if (!refused) {
+                model.set(op.k, op.v);
+                written.set(op.k, 'absent');
+              }
             } else if (op.t === 'del') {
               txn.delete(b(op.k));
               model.delete(op.k);
-              written.add(op.k);
-            } else if (op.t === 'cp') marks.push({ cp: txn.checkpoint(), model: new Map(model), written: new Set(written) });
+              written.set(op.k, 'del');
+            } else if (op.t === 'cp') marks.push({ cp: txn.checkpoint(), model: new Map(model), written: new Map(written) });
             else if (op.t === 'undo') {
               const m = marks.pop();
               if (m !== undefined) {
@@ -211,8 +221,28 @@ describe('txn over the embedded store', () => {
           txn.rollback();
         },
       ),
-      { numRuns: 100 },
+      { numRuns: 200 },
     );
+  });
+
+  it('putAbsent keys under a few locks commit as mapped ones would: written keys are not also lock-only checks', async () => {
+    const sent: CommitRequest[] = [];
+    const spy = createTxnStore({ ...kv, url: kv.url, snapshot: () => kv.snapshot(), commit: (r) => (sent.push(r), kv.commit(r)) });
+    const txn = await spy.begin();
+    txn.lockKeys([b('k1'), b('k3')]);
+    expect(txn.putAbsent(b('k1'), b('1'))).toBe(true);
+    expect(txn.putAbsent(b('k2'), b('2'))).toBe(true);
+    await txn.commit();
+    const req = sent[0];
+    expect(req?.mutations.map((m) => `${s(m.key)}${m.derived === true ? ' derived' : ''}${m.absent === true ? ' absent' : ''}`).sort()).toEqual(['k1 absent', 'k2 absent']);
+    expect(req?.checkKeys.map(s)).toEqual(['k3']);
+    expect(await txns.view(async (t) => (await t.batchGet(['k1', 'k2'].map(b))).map(s))).toEqual(['1', '2']);
+    // A key locked, then given to putAbsent, then written by another transaction: the commit conflicts.
+    const late = await spy.begin();
+    late.lockKeys([b('k4')]);
+    late.putAbsent(b('k4'), b('mine'));
+    await txns.update(async (t) => t.put(b('k4'), b('theirs')));
+    await expect(late.commit()).rejects.toMatchObject({ errno: 1213 });
   });
 
   it('putNew keys are read back, committed and checked like put keys; a broken promise throws', async () => {
@@ -239,7 +269,7 @@ describe('txn over the embedded store', () => {
     const broken = await txns.begin();
     broken.put(b('x'), b('1'));
     broken.putNew(b('x'), b('2'));
-    expect(() => broken.get(b('x'))).toThrow(/writeNew: a key the buffer already held/);
+    expect(() => broken.get(b('x'))).toThrow(/a key the buffer already held/);
     broken.rollback();
   });
 
