@@ -22,6 +22,13 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
    * A catalog whose sorted builds (sorted-backfill.ts: begin, then a Txn.commitRun per batch) run
    * `writer` before or after their first batch commits; `batches()` counts the sorted batches.
    */
+  /** CREATE INDEX `spec` on t through a catalog that counts the sorted build's batches; the count. */
+  async function countedBuild(spec: ReturnType<typeof fx.idx>): Promise<number> {
+    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
+    await (await hooked.open()).createIndex('d', 't', spec, false);
+    return hooked.batches();
+  }
+
   function catalogWithSortedWriter(writer: () => Promise<void>, at: 'before-commit' | 'after-commit'): { open: () => Promise<Catalog>; batches: () => number } {
     let batches = 0;
     const base = fx.s.txns;
@@ -68,9 +75,7 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
 
   it('builds a fixed-width index in key order from one snapshot, in several batches', async () => {
     await intRows();
-    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
-    await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
-    expect(hooked.batches()).toBe(3);
+    expect(await countedBuild(fx.idx('iv', ['v']))).toBe(3);
     await fx.checkIndex(await fx.current(), 'iv');
   });
 
@@ -78,9 +83,7 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     const info = await intRows();
     for (const limit of [500, 1000]) {
       backfillSettings.sortedMaxRows = limit; // 500: the handle span says too many; 1000: found out after 1,000 rows
-      const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
-      await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
-      expect(hooked.batches()).toBe(0);
+      expect(await countedBuild(fx.idx('iv', ['v']))).toBe(0);
       await fx.checkIndex(await fx.current(), 'iv');
       await fx.cat.dropIndex('d', 't', 'iv', false);
     }
@@ -89,27 +92,21 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     const strings = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 10 }))]);
     // Values of 1..9 and 17 characters (key parts of 19, 28 and 37 bytes), some NULL, out of order.
     await fx.insert(strings, Array.from({ length: 1500 }, (_, i) => [BigInt(i), i % 11 === 0 ? null : i % 13 === 0 ? `${i % 7}`.repeat(17) : String.fromCharCode(122 - (i % 26)).repeat(1 + (i % 9))]));
-    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
-    await (await hooked.open()).createIndex('d', 't', fx.idx('iv', ['v']), false);
-    expect(hooked.batches()).toBe(2);
+    expect(await countedBuild(fx.idx('iv', ['v']))).toBe(2);
     await fx.checkIndex(await fx.current(), 'iv');
     await fx.cat.dropIndex('d', 't', 'iv', false);
     // Unique: distinct values of several lengths are sorted too.
     await fx.cat.dropTable('d', 't', false);
     const names = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('varchar', { length: 20 }))]);
     await fx.insert(names, Array.from({ length: 1500 }, (_, i) => [BigInt(i), `n${(i * 7) % 1500}`]));
-    const unique = catalogWithSortedWriter(async () => undefined, 'after-commit');
-    await (await unique.open()).createIndex('d', 't', fx.idx('iv', ['v'], true), false);
-    expect(unique.batches()).toBe(2);
+    expect(await countedBuild(fx.idx('iv', ['v'], true))).toBe(2);
     await fx.checkIndex(await fx.current(), 'iv');
   });
 
   it('builds a unique index in key order too, each entry naming its row', async () => {
     const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
     await fx.insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), BigInt((i * 7919) % 2300)])); // v distinct
-    const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
-    await (await hooked.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false);
-    expect(hooked.batches()).toBe(3);
+    expect(await countedBuild(fx.idx('uv', ['v'], true))).toBe(3);
     await fx.checkIndex(await fx.current(), 'uv');
   });
 
@@ -119,9 +116,7 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
     expect(decoderReadsHandle(info, [1])).toBe(false);
     expect(decoderReadsHandle(info, [1, 0])).toBe(true);
     for (const [name, columns, unique] of [['vi', ['v', 'id'], false], ['iv', ['id', 'v'], true]] as const) {
-      const hooked = catalogWithSortedWriter(async () => undefined, 'after-commit');
-      await (await hooked.open()).createIndex('d', 't', fx.idx(name, [...columns], unique), false);
-      expect(hooked.batches()).toBe(3);
+      expect(await countedBuild(fx.idx(name, [...columns], unique))).toBe(3);
       await fx.checkIndex(await fx.current(), name);
     }
   });
@@ -141,15 +136,11 @@ describe.each(factories)('CREATE INDEX backfill order ($name)', (factory) => {
   it('sorts a unique index whose rows all hold NULL (entries keyed by their rows), not one that mixes NULLs in', async () => {
     const info = await fx.create([col('id', t('int'), { primaryKey: true }), col('v', t('int'))]);
     await fx.insert(info, Array.from({ length: 2300 }, (_, i) => [BigInt(i), null]));
-    const sorted = catalogWithSortedWriter(async () => undefined, 'after-commit');
-    await (await sorted.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false);
-    expect(sorted.batches()).toBe(3);
+    expect(await countedBuild(fx.idx('uv', ['v'], true))).toBe(3);
     await fx.checkIndex(await fx.current(), 'uv');
     await fx.cat.dropIndex('d', 't', 'uv', false);
     await fx.insert(info, [[5000n, 5n]]);
-    const mixed = catalogWithSortedWriter(async () => undefined, 'after-commit');
-    await (await mixed.open()).createIndex('d', 't', fx.idx('uv', ['v'], true), false);
-    expect(mixed.batches()).toBe(0);
+    expect(await countedBuild(fx.idx('uv', ['v'], true))).toBe(0);
     await fx.checkIndex(await fx.current(), 'uv');
   });
 
