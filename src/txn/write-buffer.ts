@@ -38,6 +38,12 @@ type UndoRecord =
   | { readonly kind: 'write'; readonly entry: BufferEntry; readonly prev: Uint8Array | null; readonly prevDerived: boolean }
   | { readonly kind: 'lock'; readonly id: string };
 
+/** An entry's mutation: checked from its own base or its lock's, whichever is earlier; derived only if not locked too. */
+function mutationOf(e: BufferEntry, lock: Lock | undefined): Mutation {
+  if (e.derived && lock === undefined) return derivedMutation(e);
+  return checkedMutation(e, lock === undefined ? e.since : earlier(e.since, lock.since));
+}
+
 /** Locks up to this many are matched against unmapped entries by their bytes (locksOnUnmapped). */
 const FEW_LOCKS = 8;
 
@@ -227,16 +233,8 @@ export class WriteBuffer {
     const locked = this.locks.size > 0;
     const onUnmapped = locked ? this.locksOnUnmapped() : undefined;
     // Never overwritten (an overwrite maps them): as written, checked from their lock's base too if locked.
-    for (const e of this.unmapped) {
-      const lock = onUnmapped?.get(e);
-      if (e.derived && lock === undefined) out.push(derivedMutation(e));
-      else out.push(checkedMutation(e, lock === undefined ? e.since : earlier(e.since, lock.since)));
-    }
-    for (const [id, e] of this.entries) {
-      const lock = locked ? this.locks.get(id) : undefined;
-      if (e.derived && lock === undefined) out.push(derivedMutation(e));
-      else out.push(checkedMutation(e, lock === undefined ? e.since : earlier(e.since, lock.since)));
-    }
+    for (const e of this.unmapped) out.push(mutationOf(e, onUnmapped?.get(e)));
+    for (const [id, e] of this.entries) out.push(mutationOf(e, locked ? this.locks.get(id) : undefined));
     return out;
   }
 

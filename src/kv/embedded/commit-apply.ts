@@ -1,6 +1,6 @@
 import type { Database, Transaction } from 'lmdb';
 import type { CommitRequest, Mutation } from '../kv.js';
-import { keyNext } from '../../util/index.js';
+import { compareBytes, keyNext } from '../../util/index.js';
 import { getFastIn } from './lmdb-snapshot.js';
 import type { NativeApplier } from './native-apply.js';
 import { LoggedWrites, type Appended, type RedoLog } from './redo-log.js';
@@ -99,8 +99,8 @@ function emptyStretch(mutations: readonly Mutation[], emptyBetween: (lo: Uint8Ar
     if (lo === undefined || hi === undefined) {
       lo = m.key;
       hi = m.key;
-    } else if (before(hi, m.key)) hi = m.key;
-    else if (before(m.key, lo)) lo = m.key;
+    } else if (compareBytes(m.key, hi) > 0) hi = m.key;
+    else if (compareBytes(m.key, lo) < 0) lo = m.key;
   }
   return checked >= STRETCH_MIN && lo !== undefined && hi !== undefined && emptyBetween(lo, hi);
 }
@@ -185,13 +185,6 @@ export function applyCommit(dbs: EmbeddedDbs, req: CommitRequest, log: RedoLog |
   }
   w.putMeta(COUNTER_KEY, tsBytes);
   return { kind: 'ok', commitTs, logged: w.finish() };
-}
-
-/** a < b in memcmp order (a commit's keys are alike: one call site keeps this loop monomorphic). */
-function before(a: Uint8Array, b: Uint8Array): boolean {
-  const n = a.length < b.length ? a.length : b.length;
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return (a[i] as number) < (b[i] as number);
-  return a.length < b.length;
 }
 
 /** True if `data` holds no key in [lo, hi] (read in the write transaction, inside its callback). */
