@@ -22,6 +22,16 @@ export class FreshReadTxn {
     private readonly addon: AddonFunctions | undefined,
   ) {}
 
+  /** LMDB's last committed transaction id now (0 without the add-on function: unknown). */
+  lastCommitted(): number {
+    return this.addon?.lastTxnId() ?? 0;
+  }
+
+  /** The id use() last read (0: unknown): the transaction it returned holds every commit up to it. */
+  get usedAt(): number {
+    return this.resetAt;
+  }
+
   /** lmdb-js's current read transaction, reset first unless nothing was committed since the last reset. */
   use(): Transaction {
     const id = this.addon?.lastTxnId() ?? 0;

@@ -21,12 +21,19 @@ export interface PinGroup {
   evicted: boolean;
   /**
    * The store kept the last member's txn reference when `open` reached 0, until its next
-   * setImmediate turn: snapshots taken meanwhile (other connections' statements in the same
-   * event-loop turn) join the group instead of pinning the txn and reading the counter again.
+   * setImmediate turn (and past it while nothing was committed: `seenAt`): snapshots taken
+   * meanwhile (other connections' statements in the same event-loop turn) join the group instead
+   * of pinning the txn and reading the counter again.
    * Holding a reference also keeps lmdb-js from resetting this txn object in place, so the same
    * txn object still means the same snapshot.
    */
   held: boolean;
+  /**
+   * LMDB's last committed transaction id when the txn was taken (FreshReadTxn.usedAt; 0 when
+   * unknown). While that id has not moved, no process committed since, so this group's snapshot
+   * is still the latest and a new snapshot may join it (ReadPins keeps the group between turns).
+   */
+  readonly seenAt: number;
 }
 
 /**
@@ -162,6 +169,11 @@ export class LmdbSnapshot implements Snapshot {
 }
 
 /** txn.done(), ignoring the error of an already closed environment (nothing left to free). */
+/** One more reference to a read txn lmdb-js handed out (its Transaction.use(); the typings omit it), ended by done(). */
+export function useAgain(txn: Transaction): void {
+  (txn as unknown as { use(): void }).use();
+}
+
 export function doneQuietly(txn: Transaction): void {
   try {
     txn.done();

@@ -2,7 +2,7 @@ import type { Transaction } from 'lmdb';
 import { counterValue, COUNTER_KEY, type EmbeddedDbs } from './commit-apply.js';
 import type { FreshReadTxn } from './fresh-read-txn.js';
 import { LeakGuard } from './leak-guard.js';
-import { doneQuietly, getFastIn, type EndLease, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
+import { doneQuietly, getFastIn, useAgain, type EndLease, type PinGroup, type ReadLease } from './lmdb-snapshot.js';
 
 /**
  * The embedded store's pinned LMDB read transactions: each snapshot takes a lease on the
@@ -10,7 +10,17 @@ import { doneQuietly, getFastIn, type EndLease, type PinGroup, type ReadLease } 
  * and one startTs), and the txn stays pinned until its last lease ended and the group's hold was
  * dropped. At most `maxPinned` groups are kept; opening one more ends every lease of the oldest
  * (its snapshots then report expiry), as does a full LMDB reader table.
+ *
+ * The current group is also kept between event-loop turns while no process commits: its hold is
+ * not dropped as long as LMDB's last committed transaction id is the one seen when the group
+ * opened, so the next turn's snapshots join it with one ~30 ns id read instead of lmdb-js's renew
+ * (a timer per renewal) and a read of the commit counter. A kept group is let go as soon as a
+ * snapshot finds the id moved, or by a check every KEEP_CHECK_MS while the process is idle, so
+ * an old snapshot is not pinned for long after other processes commit.
  */
+/** How often a kept group is looked at while no snapshot comes to notice a commit (ms). */
+const KEEP_CHECK_MS = 20;
+
 export class ReadPins {
   /**
    * Pinned read txns with at least one open snapshot or a hold, oldest first (Map keeps insertion
@@ -22,6 +32,9 @@ export class ReadPins {
   private current: PinGroup | undefined;
   /** Groups whose hold dropHolds() releases at the next setImmediate. */
   private heldGroups: PinGroup[] = [];
+  /** The current group, held past its turn while nothing was committed (see the class comment). */
+  private kept: PinGroup | undefined;
+  private keepCheck: NodeJS.Timeout | undefined;
   /** Ends the lease of a snapshot garbage-collected without release(). */
   private readonly leakGuard = new LeakGuard((lease) => this.endLease(lease));
   /** What each snapshot calls to end its lease (idempotent). */
@@ -35,6 +48,12 @@ export class ReadPins {
 
   /** A lease on the latest commit's read txn, for a new snapshot. */
   lease(): ReadLease {
+    const latest = this.current;
+    if (latest !== undefined && this.stillLatest(latest) && (latest.open > 0 || latest.held)) {
+      useAgain(latest.txn);
+      latest.open++;
+      return { group: latest, released: false, watched: false };
+    }
     const txn = this.useReadTxn();
     // While a group has open members or a hold its txn object cannot be reset/renewed by lmdb-js
     // (they hold references), so the same txn object means the same LMDB snapshot and startTs.
@@ -44,10 +63,11 @@ export class ReadPins {
       if (group === undefined) {
         if (this.pinned.size >= this.maxPinned) this.evictOldest();
         const raw = getFastIn(this.dbs.meta, COUNTER_KEY, { transaction: txn });
-        group = { txn, startTs: counterValue(raw), open: 0, evicted: false, held: false };
+        group = { txn, startTs: counterValue(raw), open: 0, evicted: false, held: false, seenAt: this.readTxn.usedAt };
         this.pinned.set(txn, group);
       }
       this.current = group;
+      if (this.kept !== undefined && this.kept !== group) this.letGo(this.kept);
     }
     group.open++;
     return { group, released: false, watched: false };
@@ -69,6 +89,8 @@ export class ReadPins {
   clear(): void {
     for (const group of [...this.pinned.values()]) this.evictGroup(group);
     this.leakGuard.clear();
+    clearTimeout(this.keepCheck);
+    this.keepCheck = undefined;
   }
 
   /** release() / finalizer: drops the lease's txn reference once (no-op if its group was evicted). */
@@ -93,14 +115,42 @@ export class ReadPins {
     this.heldGroups = [];
     for (const group of groups) {
       if (!group.held) continue; // evicted meanwhile
-      group.held = false;
-      if (group.open === 0) this.pinned.delete(group.txn);
-      doneQuietly(group.txn);
+      if (group === this.current && this.stillLatest(group)) this.keep(group);
+      else this.letGo(group);
     }
   };
 
+  /** True while no process committed since `group`'s txn was taken (never without the add-on's id). */
+  private stillLatest(group: PinGroup): boolean {
+    return group.seenAt !== 0 && !group.evicted && this.readTxn.lastCommitted() === group.seenAt;
+  }
+
+  /** Keeps held `group` past its turn, looked at again in KEEP_CHECK_MS. */
+  private keep(group: PinGroup): void {
+    this.kept = group;
+    this.keepCheck ??= setTimeout(this.checkKept, KEEP_CHECK_MS).unref();
+  }
+
+  private readonly checkKept = (): void => {
+    this.keepCheck = undefined;
+    const group = this.kept;
+    if (group === undefined || !group.held) return;
+    if (group === this.current && this.stillLatest(group)) this.keep(group);
+    else this.letGo(group);
+  };
+
+  /** Drops `group`'s hold; an empty group is unpinned. */
+  private letGo(group: PinGroup): void {
+    if (this.kept === group) this.kept = undefined;
+    if (!group.held) return;
+    group.held = false;
+    if (group.open === 0) this.pinned.delete(group.txn);
+    doneQuietly(group.txn);
+  }
+
   /** Ends every open member of `group` (and its hold) at once; their snapshots then report expiry. */
   private evictGroup(group: PinGroup): void {
+    if (this.kept === group) this.kept = undefined;
     group.evicted = true;
     this.pinned.delete(group.txn);
     for (; group.open > 0; group.open--) doneQuietly(group.txn);
