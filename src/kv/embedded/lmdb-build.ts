@@ -66,11 +66,15 @@ export function addonFunctions(root: RootDatabase<Buffer, string>): AddonFunctio
   if (functions.some((fn) => typeof fn !== 'function')) return undefined;
   if (address === undefined) return undefined;
   const number = (v: unknown, otherwise: number): number => (typeof v === 'number' ? v : otherwise);
-  const call = (fn: unknown, ...args: number[]): unknown => (fn as (...a: number[]) => unknown)(...args);
+  // Typed once here (not through a rest-argument wrapper): lastTxnId runs for every snapshot.
+  const ofEnv = (fn: unknown): ((env: number) => unknown) => fn as (env: number) => unknown;
+  const txnIdOf = ofEnv(lastTxnId);
+  const pgnoOf = ofEnv(lastPgno);
+  const allocate = fallocate as (fd: number, offset: number, length: number) => unknown;
   return {
-    lastTxnId: () => number(call(lastTxnId, address), 0),
-    lastPgno: () => number(call(lastPgno, address), -1),
-    fallocate: (fd, offset, length) => number(call(fallocate, fd, offset, length), -1),
+    lastTxnId: () => number(txnIdOf(address), 0),
+    lastPgno: () => number(pgnoOf(address), -1),
+    fallocate: (fd, offset, length) => number(allocate(fd, offset, length), -1),
     scan: scan as ScanFunction,
     applyOps: applyOps as ApplyOpsFunction,
   };
