@@ -42,11 +42,11 @@ export class StatementControl implements KillTarget {
   /** The running command's text; a LazyText until someone reads it (a large INSERT read from its bytes). */
   private sql: string | LazyText | null = null;
   private since = Date.now();
-  /** The last text shownText() / statementHints() ran on and their results (a prepared statement repeats its text). */
+  /** The last text shownText() ran on and its result (a prepared statement repeats its text). */
   private shownFor: string | LazyText | null = null;
   private shown: string | null = null;
-  private hintsFor: string | null = null;
-  private hintMs: number | undefined;
+  /** MAX_EXECUTION_TIME hint of each SELECT text seen lately (the texts a client's prepared statements repeat). */
+  private readonly hintMs = new Map<string, number | undefined>();
 
   constructor(
     private readonly engine: EngineCore,
@@ -189,17 +189,29 @@ export class StatementControl implements KillTarget {
     return this.engine.users.hasGlobalPrivilege(this.owner.user, this.owner.host, priv);
   }
 
+  private hintOf(sql: string): number | undefined {
+    const known = this.hintMs.get(sql);
+    if (known !== undefined || this.hintMs.has(sql)) return known;
+    const hint = statementHints(sql);
+    const ms = hint.keyword === 'SELECT' ? hint.maxExecutionTime : undefined;
+    if (sql.length > HINT_TEXT_MAX) return ms;
+    if (this.hintMs.size >= HINT_TEXTS) this.hintMs.clear();
+    this.hintMs.set(sql, ms);
+    return ms;
+  }
+
   private selectTimeoutMs(sql: string | null): number {
-    if (sql !== null && sql !== this.hintsFor) {
-      const hint = statementHints(sql);
-      this.hintsFor = sql;
-      this.hintMs = hint.keyword === 'SELECT' ? hint.maxExecutionTime : undefined;
-    }
-    if (sql !== null && this.hintMs !== undefined) return this.hintMs;
+    const hinted = sql === null ? undefined : this.hintOf(sql);
+    if (hinted !== undefined) return hinted;
     const v = this.variables.peek('max_execution_time');
     return typeof v === 'bigint' ? Number(v) : 0;
   }
 }
+
+/** SELECT texts whose hints a session remembers (forgotten all at once when full). */
+const HINT_TEXTS = 64;
+/** Longer texts are not remembered (their hints are read again: only the text's start is looked at). */
+const HINT_TEXT_MAX = 2048;
 
 /** Statements that may carry a password are shown with every literal replaced by `?`. */
 const SECRET_BEARING = /\b(IDENTIFIED|PASSWORD)\b/i;
