@@ -111,12 +111,36 @@ export function makeType(kind: TypeKind, opts: Partial<Omit<ColumnType, 'kind'>>
 }
 
 /** Inclusive value bounds of an integer type. */
-export function integerBounds(t: ColumnType): { min: bigint; max: bigint } {
-  const bits = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64, year: 16 }[t.kind as 'int'];
-  if (bits === undefined) throw new Error(`not an integer type: ${t.kind}`);
-  if (t.unsigned) return { min: 0n, max: (1n << BigInt(bits)) - 1n };
-  return { min: -(1n << BigInt(bits - 1)), max: (1n << BigInt(bits - 1)) - 1n };
+export function integerBounds(t: ColumnType): IntegerBounds {
+  const bounds = INTEGER_BOUNDS.get(t.kind);
+  if (bounds === undefined) throw new Error(`not an integer type: ${t.kind}`);
+  return t.unsigned ? bounds.unsigned : bounds.signed;
 }
+
+export interface IntegerBounds {
+  readonly min: bigint;
+  readonly max: bigint;
+}
+
+/** Each integer kind's ranges, computed once (point lookups convert their key through them). */
+const INTEGER_BOUNDS: ReadonlyMap<TypeKind, { readonly signed: IntegerBounds; readonly unsigned: IntegerBounds }> = new Map(
+  (
+    [
+      ['tinyint', 8],
+      ['smallint', 16],
+      ['mediumint', 24],
+      ['int', 32],
+      ['bigint', 64],
+      ['year', 16],
+    ] as const
+  ).map(([kind, bits]) => [
+    kind,
+    {
+      signed: Object.freeze({ min: -(1n << BigInt(bits - 1)), max: (1n << BigInt(bits - 1)) - 1n }),
+      unsigned: Object.freeze({ min: 0n, max: (1n << BigInt(bits)) - 1n }),
+    },
+  ]),
+);
 
 /** Maximum byte length of a TEXT/BLOB variant. */
 export function lobMaxBytes(lob: LobSize): number {
