@@ -1,7 +1,8 @@
 /**
  * ReadPins (src/kv/embedded/read-pins.ts) keeps the current group of snapshots between
  * event-loop turns while LMDB's last committed transaction id has not moved, and lets it go as
- * soon as it has: at the next snapshot, or by its check timer when no snapshot comes.
+ * soon as it has (at the next snapshot, or by its check timer when no snapshot comes), or once
+ * no snapshot joined it between two checks.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { rmSync } from 'node:fs';
@@ -62,6 +63,29 @@ describe('ReadPins', () => {
       const d = pins.lease();
       expect(d.group.startTs).toBe(7n);
       pins.end(d);
+      pins.clear();
+    } finally {
+      await root.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the group while snapshots keep joining it, and lets it go once the process is idle', async () => {
+    const dir = tempDir('shale-pins-idle-');
+    const { root, meta, pins } = openPins(dir, true);
+    try {
+      await meta.put(COUNTER_KEY, encodeTs(4n));
+      const a = pins.lease();
+      pins.end(a);
+      // Snapshots every 10 ms for longer than several checks: still the same group.
+      for (let i = 0; i < 8; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        const x = pins.lease();
+        expect(x.group).toBe(a.group);
+        pins.end(x);
+      }
+      // Nothing committed, but nobody reads either: a check lets it go (and stops checking).
+      expect(await until(() => pins.oldestActiveStart() === undefined)).toBe(true);
       pins.clear();
     } finally {
       await root.close();

@@ -15,10 +15,11 @@ import { doneQuietly, getFastIn, useAgain, type EndLease, type PinGroup, type Re
  * not dropped as long as LMDB's last committed transaction id is the one seen when the group
  * opened, so the next turn's snapshots join it with one ~30 ns id read instead of lmdb-js's renew
  * (a timer per renewal) and a read of the commit counter. A kept group is let go as soon as a
- * snapshot finds the id moved, or by a check every KEEP_CHECK_MS while the process is idle, so
- * an old snapshot is not pinned for long after other processes commit.
+ * snapshot finds the id moved, or by a check every KEEP_CHECK_MS once the id moved or no snapshot
+ * joined it since the last check, so an old snapshot is not pinned for long after other processes
+ * commit, and an idle process stops checking.
  */
-/** How often a kept group is looked at while no snapshot comes to notice a commit (ms). */
+/** How often a kept group is looked at (ms): let go if a commit moved the id or it was not used. */
 const KEEP_CHECK_MS = 20;
 
 export class ReadPins {
@@ -34,6 +35,8 @@ export class ReadPins {
   private heldGroups: PinGroup[] = [];
   /** The current group, held past its turn while nothing was committed (see the class comment). */
   private kept: PinGroup | undefined;
+  /** Whether a snapshot joined the kept group since the last check (an idle process lets it go). */
+  private keptUsed = false;
   private keepCheck: NodeJS.Timeout | undefined;
   /** Ends the lease of a snapshot garbage-collected without release(). */
   private readonly leakGuard = new LeakGuard((lease) => this.endLease(lease));
@@ -52,6 +55,7 @@ export class ReadPins {
     if (latest !== undefined && this.stillLatest(latest) && (latest.open > 0 || latest.held)) {
       useAgain(latest.txn);
       latest.open++;
+      this.keptUsed = true;
       return { group: latest, released: false, watched: false };
     }
     const txn = this.useReadTxn();
@@ -135,7 +139,9 @@ export class ReadPins {
     this.keepCheck = undefined;
     const group = this.kept;
     if (group === undefined || !group.held) return;
-    if (group === this.current && this.stillLatest(group)) this.keep(group);
+    const used = this.keptUsed;
+    this.keptUsed = false;
+    if (used && group === this.current && this.stillLatest(group)) this.keep(group);
     else this.letGo(group);
   };
 
