@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { rmSync } from 'node:fs';
-import { open } from 'lmdb';
+import { open, type Database } from 'lmdb';
 import { COUNTER_KEY, type EmbeddedDbs } from '../../src/kv/embedded/commit-apply.js';
 import { FreshReadTxn } from '../../src/kv/embedded/fresh-read-txn.js';
 import { addonFunctions } from '../../src/kv/embedded/lmdb-build.js';
@@ -21,21 +21,36 @@ async function until(done: () => boolean): Promise<boolean> {
   return done();
 }
 
-function openPins(dir: string, withTxnId: boolean) {
+interface Pinned {
+  readonly meta: Database<Buffer, string>;
+  readonly fresh: FreshReadTxn;
+  readonly pins: ReadPins;
+}
+
+/** Runs `body` with ReadPins over a fresh LMDB directory (with or without the add-on's transaction id), then closes and removes it. */
+async function withPins(withTxnId: boolean, body: (p: Pinned) => Promise<void>): Promise<void> {
+  const dir = tempDir('shale-pins-');
   const root = open<Buffer, string>({ path: dir, noSubdir: false, maxDbs: 8, noSync: true });
-  const data = root.openDB<Buffer, Uint8Array>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' });
-  const meta = root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' });
-  const fresh = new FreshReadTxn(data, withTxnId ? addonFunctions(root) : undefined);
-  // ReadPins reads only `meta` (the commit counter) and `data` (its read txn).
-  const pins = new ReadPins({ data, meta } as unknown as EmbeddedDbs, fresh, 8);
-  return { root, meta, fresh, pins };
+  try {
+    const data = root.openDB<Buffer, Uint8Array>({ name: 'data', keyEncoding: 'binary', encoding: 'binary' });
+    const meta = root.openDB<Buffer, string>({ name: 'meta', encoding: 'binary' });
+    const fresh = new FreshReadTxn(data, withTxnId ? addonFunctions(root) : undefined);
+    // ReadPins reads only `meta` (the commit counter) and `data` (its read txn).
+    const pins = new ReadPins({ data, meta } as unknown as EmbeddedDbs, fresh, 8);
+    try {
+      await body({ meta, fresh, pins });
+    } finally {
+      pins.clear();
+    }
+  } finally {
+    await root.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('ReadPins', () => {
   it('keeps the current group between turns while nothing is committed, and lets it go after a commit', async () => {
-    const dir = tempDir('shale-pins-');
-    const { root, meta, fresh, pins } = openPins(dir, true);
-    try {
+    await withPins(true, async ({ meta, fresh, pins }) => {
       await meta.put(COUNTER_KEY, encodeTs(5n));
       const uses = vi.spyOn(fresh, 'use');
       const a = pins.lease();
@@ -63,17 +78,11 @@ describe('ReadPins', () => {
       const d = pins.lease();
       expect(d.group.startTs).toBe(7n);
       pins.end(d);
-      pins.clear();
-    } finally {
-      await root.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('keeps the group while snapshots keep joining it, and lets it go once the process is idle', async () => {
-    const dir = tempDir('shale-pins-idle-');
-    const { root, meta, pins } = openPins(dir, true);
-    try {
+    await withPins(true, async ({ meta, pins }) => {
       await meta.put(COUNTER_KEY, encodeTs(4n));
       const a = pins.lease();
       pins.end(a);
@@ -86,17 +95,11 @@ describe('ReadPins', () => {
       }
       // Nothing committed, but nobody reads either: a check lets it go (and stops checking).
       expect(await until(() => pins.oldestActiveStart() === undefined)).toBe(true);
-      pins.clear();
-    } finally {
-      await root.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('without LMDB\'s transaction id, lets every group go at the end of its turn', async () => {
-    const dir = tempDir('shale-pins0-');
-    const { root, meta, pins } = openPins(dir, false);
-    try {
+    await withPins(false, async ({ meta, pins }) => {
       await meta.put(COUNTER_KEY, encodeTs(3n));
       const a = pins.lease();
       pins.end(a);
@@ -106,10 +109,6 @@ describe('ReadPins', () => {
       const b = pins.lease();
       expect(b.group).not.toBe(a.group);
       pins.end(b);
-      pins.clear();
-    } finally {
-      await root.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
