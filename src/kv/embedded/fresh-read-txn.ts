@@ -34,7 +34,7 @@ export class FreshReadTxn {
 
   /** lmdb-js's current read transaction, reset first unless nothing was committed since the last reset. */
   use(): Transaction {
-    const id = this.addon?.lastTxnId() ?? 0;
+    const id = this.lastCommitted();
     if (id === 0 || id !== this.resetAt) {
       this.db.resetReadTxn();
       this.resetAt = id;
