@@ -18,7 +18,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { svgChart } from './bench/chart.js';
 import { markdownReport } from './bench/markdown.js';
 import { withCpuShare, type CpuShare } from './bench/cpu-sample.js';
-import { cpuBetween, cpuPerTxn, processTreeCpu, type CpuTime } from './bench/process-cpu.js';
+import { cpuBetween, cpuPerTxn, processTreeCpu, reapedChildrenCpu, type CpuTime } from './bench/process-cpu.js';
 import { processTreeMemory } from './bench/process-memory.js';
 import { createProgress, type Progress } from './bench/progress.js';
 import { parseRunReport } from './bench/report-parse.js';
@@ -225,14 +225,17 @@ async function oneRun(server: BenchServer, size: { tables: number; tableSize: nu
   try {
     const pid = server.pid();
     const cpuBefore = processTreeCpu(pid);
+    const clientBefore = reapedChildrenCpu();
     const { result, cpu } = await withCpuShare(() => runWorkload(server.port, size, workload, threads, seconds));
     const numbers = parseRunReport(result);
     const serverCpu = cpuPerTxn(cpuBefore, processTreeCpu(pid), numbers.events);
+    const clientCpu = cpuPerTxn(clientBefore, reapedChildrenCpu(), numbers.events);
     const mem = pid === undefined ? undefined : processTreeMemory(pid);
     const memText = mem === undefined ? '' : `, RSS ${mem.rssMiB} MiB (anonymous ${mem.anonMiB})`;
-    const cpuText = serverCpu === undefined ? '' : `, server CPU ${serverCpu.userUs} + ${serverCpu.systemUs} µs/txn`;
+    const clientText = clientCpu === undefined ? '' : `, sysbench ${clientCpu.userUs} + ${clientCpu.systemUs}`;
+    const cpuText = serverCpu === undefined ? '' : `, server CPU ${serverCpu.userUs} + ${serverCpu.systemUs} µs/txn${clientText}`;
     progress.log(`${server.name} ${workload} ${threads} thr: ${numbers.tps.toFixed(1)} tps, p99 ${numbers.p99Ms} ms, ${numbers.ignoredPerSec} ignored err/s${cpuText}${stealText(cpu)}${memText}`);
-    return { server: server.name, workload, threads, numbers, ...(cpu === undefined ? {} : { cpu }), ...(serverCpu === undefined ? {} : { serverCpu }), ...(mem ?? {}) };
+    return { server: server.name, workload, threads, numbers, ...(cpu === undefined ? {} : { cpu }), ...(serverCpu === undefined ? {} : { serverCpu }), ...(clientCpu === undefined ? {} : { clientCpu }), ...(mem ?? {}) };
   } catch (err) {
     const error = (err instanceof Error ? err.message : String(err)).split('\n').slice(-3).join(' ');
     progress.log(`${server.name} ${workload} ${threads} thr FAILED: ${error}`);

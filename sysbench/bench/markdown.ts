@@ -7,7 +7,8 @@
  * where they recorded the servers' memory (process-memory.ts), a line gives how it moved.
  */
 import type { CpuShare } from './cpu-sample.js';
-import { bulkRatio, bulkRuns, cpuTotalUs, findRun, findRunResult, median, pairedRatio, pairedRunRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
+import type { CpuPerTxn } from './process-cpu.js';
+import { bulkRatio, bulkRuns, clientCpuTotalUs, cpuTotalUs, findRun, findRunResult, median, pairedRatio, pairedRunRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
 import type { RunOrder } from './schedule.js';
 
 const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
@@ -57,31 +58,43 @@ function threadTable(r: BenchResults, threads: number, shales: readonly ServerIn
     for (const s of shales) cells.push(pairedRatio(r, s.name, 'mariadb', w, threads, 'tps'), pairedRatio(r, s.name, 'mariadb', w, threads, 'p99Ms'));
     lines.push(`| ${cells.join(' | ')} |`);
   }
-  return [...lines, '', ...serverCpuTable(r, threads, shales), ...runCpuLines(r, threads), ...runMemoryLines(r, threads)];
+  return [...lines, '', ...cpuTables(r, threads, shales), ...runCpuLines(r, threads), ...runMemoryLines(r, threads)];
+}
+
+/** Which CPU a table shows: the server's processes or sysbench's. */
+interface CpuColumn {
+  readonly title: string;
+  readonly ratio: string;
+  readonly pick: (x: RunResult) => CpuPerTxn | undefined;
+  readonly total: (x: RunResult | undefined) => number | undefined;
 }
 
 /**
  * Each server's CPU per transaction in the run shown above (user + system time of all its
  * processes), and the ratio to MariaDB's paired by round: where a TPS gap is CPU spent, and
- * where it is time waited. Omitted for results that did not record it.
+ * where it is time waited. Then sysbench's own CPU per transaction against each server: the
+ * client shares the machine's cores, so what it spends per transaction is not the server's.
+ * Omitted for results that did not record them.
  */
-function serverCpuTable(r: BenchResults, threads: number, shales: readonly ServerInfo[]): string[] {
-  if (!r.runs.some((x) => x.threads === threads && x.serverCpu !== undefined)) return [];
-  const cols = ['workload', ...r.servers.map((s) => `${s.name} µs/txn (user + system)`), ...shales.map((s) => `${s.name}/mariadb CPU`)];
-  const lines = [
-    'Server CPU per transaction (all of the server\'s processes, from /proc; the run shown above):',
-    '',
-    `| ${cols.join(' | ')} |`,
-    `|${cols.map(() => '---').join('|')}|`,
+function cpuTables(r: BenchResults, threads: number, shales: readonly ServerInfo[]): string[] {
+  return [
+    ...cpuTable(r, threads, shales, { title: "Server CPU per transaction (all of the server's processes, from /proc; the run shown above):", ratio: 'CPU', pick: (x) => x.serverCpu, total: cpuTotalUs }),
+    ...cpuTable(r, threads, shales, { title: "sysbench's own CPU per transaction against each server (the client shares the cores; same runs):", ratio: 'client CPU', pick: (x) => x.clientCpu, total: clientCpuTotalUs }),
   ];
+}
+
+function cpuTable(r: BenchResults, threads: number, shales: readonly ServerInfo[], col: CpuColumn): string[] {
+  if (!r.runs.some((x) => x.threads === threads && col.pick(x) !== undefined)) return [];
+  const cols = ['workload', ...r.servers.map((s) => `${s.name} µs/txn (user + system)`), ...shales.map((s) => `${s.name}/mariadb ${col.ratio}`)];
+  const lines = [col.title, '', `| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`];
   for (const w of r.params.workloads) {
     const cells = [w];
     for (const s of r.servers) {
       const run = findRunResult(r, s.name, w, threads);
-      const c = run?.serverCpu;
-      cells.push(c === undefined ? '-' : `${cpuTotalUs(run)} (${c.userUs} + ${c.systemUs})`);
+      const c = run === undefined ? undefined : col.pick(run);
+      cells.push(c === undefined ? '-' : `${col.total(run)} (${c.userUs} + ${c.systemUs})`);
     }
-    for (const s of shales) cells.push(pairedRunRatio(r, s.name, 'mariadb', w, threads, cpuTotalUs));
+    for (const s of shales) cells.push(pairedRunRatio(r, s.name, 'mariadb', w, threads, col.total));
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return [...lines, ''];

@@ -28,12 +28,36 @@ export interface CpuPerTxn {
 
 /** utime and stime of a /proc/<pid>/stat line in seconds; undefined if it does not parse. */
 export function statCpu(statLine: string): CpuTime | undefined {
+  return ticksAt(statLine, 11);
+}
+
+/**
+ * cutime and cstime of a /proc/<pid>/stat line in seconds (the two fields after stime): the CPU
+ * of the process's children that exited and were waited for, e.g. `12 (node) S 7 12 7 0 -1 0 0 0 0
+ * 0 250 40 310 95` has 3.1 s of user and 0.95 s of system time of reaped children.
+ */
+export function statChildrenCpu(statLine: string): CpuTime | undefined {
+  return ticksAt(statLine, 13);
+}
+
+function ticksAt(statLine: string, at: number): CpuTime | undefined {
   const fields = statFields(statLine);
   if (fields === undefined) return undefined;
-  const user = Number(fields[11]);
-  const system = Number(fields[12]);
+  const user = Number(fields[at]);
+  const system = Number(fields[at + 1]);
   if (!Number.isInteger(user) || !Number.isInteger(system) || user < 0 || system < 0) return undefined;
   return { userS: user / USER_HZ, systemS: system / USER_HZ };
+}
+
+/**
+ * The CPU of this process's children that exited and were reaped so far; undefined without /proc.
+ * Read before and after one sysbench run, it is the client's CPU in that run (the harness's other
+ * children, the servers, are still running then and not counted): on a machine whose cores the
+ * client shares with the server, CPU the client spends per transaction is taken from the server.
+ */
+export function reapedChildrenCpu(): CpuTime | undefined {
+  const stat = readOr('/proc/self/stat');
+  return stat === undefined ? undefined : statChildrenCpu(stat);
 }
 
 /** CPU time of `root` and its descendants so far; undefined when /proc cannot tell (not Linux, no or no such root). */

@@ -47,6 +47,8 @@ export interface RunResult {
   readonly cpu?: CpuShare;
   /** The server's CPU per transaction over the run (user and system time of all its processes, µs); absent in older results and where /proc cannot tell. */
   readonly serverCpu?: CpuPerTxn;
+  /** sysbench's own CPU per transaction over the run (µs), which shares the machine's cores with the server; absent in older results and where /proc cannot tell. */
+  readonly clientCpu?: CpuPerTxn;
   /** The server's resident memory right after the run, all its processes together (MiB); absent in older results and where /proc cannot tell. */
   readonly rssMiB?: number;
   /** The anonymous part of rssMiB (RssAnon: heaps, buffers; not mapped files such as LMDB's data file); absent in older results. */
@@ -81,6 +83,11 @@ export function findRun(r: BenchResults, server: ServerName, workload: string, t
 /** Server CPU per transaction of a run (user + system, µs); undefined where not recorded. */
 export function cpuTotalUs(x: RunResult | undefined): number | undefined {
   return x?.serverCpu === undefined ? undefined : x.serverCpu.userUs + x.serverCpu.systemUs;
+}
+
+/** sysbench's CPU per transaction of a run (user + system, µs); undefined where not recorded. */
+export function clientCpuTotalUs(x: RunResult | undefined): number | undefined {
+  return x?.clientCpu === undefined ? undefined : x.clientCpu.userUs + x.clientCpu.systemUs;
 }
 
 /** `server` / `base` of `value`, paired round by round as pairedRatio is; '-' when no round has both. */

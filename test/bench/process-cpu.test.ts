@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { cpuBetween, cpuPerTxn, processTreeCpu, statCpu } from '../../sysbench/bench/process-cpu.js';
+import { cpuBetween, cpuPerTxn, processTreeCpu, reapedChildrenCpu, statChildrenCpu, statCpu } from '../../sysbench/bench/process-cpu.js';
 
 describe('process CPU', () => {
   it('reads utime and stime after the last parenthesis of the command, in seconds', () => {
@@ -9,6 +9,21 @@ describe('process CPU', () => {
     expect(statCpu('13 (a) (b) R 1 13 1 0 -1 0 0 0 0 0 7 3 0 0')).toEqual({ userS: 0.07, systemS: 0.03 });
     expect(statCpu('garbage')).toBeUndefined();
     expect(statCpu('14 (short) S 1 14')).toBeUndefined();
+  });
+
+  it('reads the reaped children\'s cutime and cstime, the two fields after stime', () => {
+    expect(statChildrenCpu('12 (node) S 7 12 7 0 -1 0 0 0 0 0 250 40 310 95 20 0 11')).toEqual({ userS: 3.1, systemS: 0.95 });
+    expect(statChildrenCpu('12 (node) S 7 12 7 0 -1 0 0 0 0 0 250 40')).toBeUndefined();
+    expect(statChildrenCpu('garbage')).toBeUndefined();
+  });
+
+  it("counts a child's CPU once it exited and was reaped (a sysbench run's client CPU)", async () => {
+    const before = reapedChildrenCpu();
+    const child = spawn(process.execPath, ['-e', 'while (process.cpuUsage().user < 300000);'], { stdio: 'ignore' });
+    await once(child, 'close');
+    const after = reapedChildrenCpu();
+    const used = cpuBetween(before, after);
+    expect(used?.userS).toBeGreaterThanOrEqual(0.28);
   });
 
   it('subtracts two readings to the tick', () => {

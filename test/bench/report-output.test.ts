@@ -120,6 +120,23 @@ describe('markdownReport', () => {
     // Shown runs: ShaleDB's median-TPS round 3 (40 µs), MariaDB's round 2 (40 µs); ratios of rounds 1 and 2:
     // 42/30 = 1.40 and 60/40 = 1.50 (round 3 has no MariaDB CPU).
     expect(out).toContain('| oltp_point_select | 40 (25 + 15) | 40 (20 + 20) | 1.45 (1.40–1.50) |');
+    expect(out).not.toContain("sysbench's own CPU per transaction");
+  });
+  it("gives sysbench's own CPU per transaction against each server beside the servers' CPU", () => {
+    const cpu = (userUs: number, systemUs: number): { userUs: number; systemUs: number } => ({ userUs, systemUs });
+    const run = (server: 'shaledb' | 'mariadb', round: number, tps: number, client: { userUs: number; systemUs: number }): BenchResults['runs'][number] => ({
+      server, workload: 'oltp_point_select', threads: 8, round, numbers: numbers(tps, 1), serverCpu: cpu(20, 20), clientCpu: client,
+    });
+    const withClient: BenchResults = {
+      ...results,
+      params: { ...results.params, threads: [8], workloads: ['oltp_point_select'], rounds: 2 },
+      runs: [run('shaledb', 1, 6000, cpu(6, 18)), run('shaledb', 2, 3000, cpu(5, 15)), run('mariadb', 1, 8000, cpu(5, 11)), run('mariadb', 2, 6000, cpu(4, 12))],
+    };
+    const tables = markdownReport(withClient).split("sysbench's own CPU per transaction against each server")[1] ?? '';
+    expect(tables).toContain('| workload | shaledb µs/txn (user + system) | mariadb µs/txn (user + system) | shaledb/mariadb client CPU |');
+    // Shown runs: the median-TPS round, of two the lower (round 2: ShaleDB 20 µs, MariaDB 16 µs);
+    // paired ratios 24/16 = 1.50 and 20/16 = 1.25.
+    expect(tables).toContain('| oltp_point_select | 20 (5 + 15) | 16 (4 + 12) | 1.38 (1.25–1.50) |');
   });
   it("gives each server's own CPU during each load where recorded", () => {
     expect(md).not.toContain("Each server's CPU during each load");

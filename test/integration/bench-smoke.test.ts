@@ -74,6 +74,8 @@ describe.skipIf(mariadbd === undefined)('npm run bench -- --smoke', () => {
       // The server's CPU per transaction over the run (every server works for each transaction).
       const cpu = (r.serverCpu?.userUs ?? 0) + (r.serverCpu?.systemUs ?? 0);
       expect(cpu, `${r.server} ${r.workload}`).toBeGreaterThan(0);
+      // sysbench's own CPU per transaction (a client issuing statements for 2 s uses some).
+      expect((r.clientCpu?.userUs ?? 0) + (r.clientCpu?.systemUs ?? 0), `${r.server} ${r.workload}`).toBeGreaterThan(0);
     }
     for (const s of results.servers) {
       expect(s.bulkLoadCpu?.[0]?.stealPct).toBeGreaterThanOrEqual(0);
