@@ -8,7 +8,7 @@
  */
 import type { CpuShare } from './cpu-sample.js';
 import type { CpuPerTxn } from './process-cpu.js';
-import { bulkRatio, bulkRuns, clientCpuTotalUs, cpuTotalUs, findRun, findRunResult, median, pairedRatio, pairedRunRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
+import { bulkRatio, bulkRuns, cpuTotalUs, findRun, findRunResult, median, pairedRatio, pairedRunRatio, type BenchResults, type RunResult, type ServerInfo } from './results.js';
 import type { RunOrder } from './schedule.js';
 
 const fmt = (n: number | undefined, digits = 1): string => (n === undefined || !Number.isFinite(n) ? '-' : n.toFixed(digits));
@@ -66,7 +66,6 @@ interface CpuColumn {
   readonly title: string;
   readonly ratio: string;
   readonly pick: (x: RunResult) => CpuPerTxn | undefined;
-  readonly total: (x: RunResult | undefined) => number | undefined;
 }
 
 /**
@@ -78,8 +77,8 @@ interface CpuColumn {
  */
 function cpuTables(r: BenchResults, threads: number, shales: readonly ServerInfo[]): string[] {
   return [
-    ...cpuTable(r, threads, shales, { title: "Server CPU per transaction (all of the server's processes, from /proc; the run shown above):", ratio: 'CPU', pick: (x) => x.serverCpu, total: cpuTotalUs }),
-    ...cpuTable(r, threads, shales, { title: "sysbench's own CPU per transaction against each server (the client shares the cores; same runs):", ratio: 'client CPU', pick: (x) => x.clientCpu, total: clientCpuTotalUs }),
+    ...cpuTable(r, threads, shales, { title: "Server CPU per transaction (all of the server's processes, from /proc; the run shown above):", ratio: 'CPU', pick: (x) => x.serverCpu }),
+    ...cpuTable(r, threads, shales, { title: "sysbench's own CPU per transaction against each server (the client shares the cores; same runs):", ratio: 'client CPU', pick: (x) => x.clientCpu }),
   ];
 }
 
@@ -87,14 +86,15 @@ function cpuTable(r: BenchResults, threads: number, shales: readonly ServerInfo[
   if (!r.runs.some((x) => x.threads === threads && col.pick(x) !== undefined)) return [];
   const cols = ['workload', ...r.servers.map((s) => `${s.name} µs/txn (user + system)`), ...shales.map((s) => `${s.name}/mariadb ${col.ratio}`)];
   const lines = [col.title, '', `| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`];
+  const total = (x: RunResult): number | undefined => cpuTotalUs(col.pick(x));
   for (const w of r.params.workloads) {
     const cells = [w];
     for (const s of r.servers) {
       const run = findRunResult(r, s.name, w, threads);
       const c = run === undefined ? undefined : col.pick(run);
-      cells.push(c === undefined ? '-' : `${col.total(run)} (${c.userUs} + ${c.systemUs})`);
+      cells.push(c === undefined ? '-' : `${cpuTotalUs(c)} (${c.userUs} + ${c.systemUs})`);
     }
-    for (const s of shales) cells.push(pairedRunRatio(r, s.name, 'mariadb', w, threads, col.total));
+    for (const s of shales) cells.push(pairedRunRatio(r, s.name, 'mariadb', w, threads, total));
     lines.push(`| ${cells.join(' | ')} |`);
   }
   return [...lines, ''];

@@ -80,14 +80,9 @@ export function findRun(r: BenchResults, server: ServerName, workload: string, t
   return findRunResult(r, server, workload, threads)?.numbers ?? null;
 }
 
-/** Server CPU per transaction of a run (user + system, µs); undefined where not recorded. */
-export function cpuTotalUs(x: RunResult | undefined): number | undefined {
-  return x?.serverCpu === undefined ? undefined : x.serverCpu.userUs + x.serverCpu.systemUs;
-}
-
-/** sysbench's CPU per transaction of a run (user + system, µs); undefined where not recorded. */
-export function clientCpuTotalUs(x: RunResult | undefined): number | undefined {
-  return x?.clientCpu === undefined ? undefined : x.clientCpu.userUs + x.clientCpu.systemUs;
+/** User + system µs of a CPU-per-transaction reading (a run's serverCpu or clientCpu); undefined where not recorded. */
+export function cpuTotalUs(c: CpuPerTxn | undefined): number | undefined {
+  return c === undefined ? undefined : c.userUs + c.systemUs;
 }
 
 /** `server` / `base` of `value`, paired round by round as pairedRatio is; '-' when no round has both. */
