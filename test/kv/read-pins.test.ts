@@ -81,6 +81,25 @@ describe('ReadPins', () => {
     });
   });
 
+  it('lets a group go as its last snapshot ends once a commit has passed it, not at the end of the turn', async () => {
+    await withPins(true, async ({ meta, pins }) => {
+      await meta.put(COUNTER_KEY, encodeTs(8n));
+      const a = pins.lease();
+      const b = pins.lease();
+      expect(b.group).toBe(a.group);
+      await meta.put(COUNTER_KEY, encodeTs(9n)); // e.g. the statement's own commit
+      pins.end(a);
+      expect(pins.oldestActiveStart()).toBe(8n); // b still reads the group's snapshot
+      pins.end(b);
+      expect(a.group.held).toBe(false);
+      expect(pins.oldestActiveStart()).toBeUndefined(); // let go at once, no turn needed
+      const c = pins.lease();
+      expect(c.group.startTs).toBe(9n);
+      pins.end(c);
+      expect(pins.oldestActiveStart()).toBe(9n); // nothing committed since: held (and kept) as before
+    });
+  });
+
   it('keeps the group while snapshots keep joining it, and lets it go once the process is idle', async () => {
     await withPins(true, async ({ meta, pins }) => {
       await meta.put(COUNTER_KEY, encodeTs(4n));

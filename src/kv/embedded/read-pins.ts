@@ -17,7 +17,10 @@ import { doneQuietly, getFastIn, useAgain, type EndLease, type PinGroup, type Re
  * (a timer per renewal) and a read of the commit counter. A kept group is let go as soon as a
  * snapshot finds the id moved, or by a check every KEEP_CHECK_MS once the id moved or no snapshot
  * joined it since the last check, so an old snapshot is not pinned for long after other processes
- * commit, and an idle process stops checking.
+ * commit, and an idle process stops checking. A group whose last snapshot ends after a commit
+ * passed it is let go at once rather than held to the end of the turn (a write statement's
+ * snapshot ends after its own commit), so lmdb-js renews that read txn for the next snapshot
+ * instead of beginning another.
  */
 /** How often a kept group is looked at (ms): let go if a commit moved the id or it was not used. */
 const KEEP_CHECK_MS = 20;
@@ -104,6 +107,14 @@ export class ReadPins {
     lease.released = true;
     this.leakGuard.forget(lease);
     if (--group.open === 0 && !group.held) {
+      if (this.passed(group)) {
+        // A commit moved past it: no later snapshot joins it, so its txn goes now, and lmdb-js can
+        // renew that txn for the next snapshot instead of beginning another (a write statement's
+        // snapshot ends after its own commit).
+        this.pinned.delete(group.txn);
+        doneQuietly(group.txn);
+        return;
+      }
       // The lease's txn reference becomes the group's hold (PinGroup.held) until setImmediate.
       group.held = true;
       this.heldGroups.push(group);
@@ -127,6 +138,11 @@ export class ReadPins {
   /** True while no process committed since `group`'s txn was taken (never without the add-on's id). */
   private stillLatest(group: PinGroup): boolean {
     return group.seenAt !== 0 && !group.evicted && this.readTxn.lastCommitted() === group.seenAt;
+  }
+
+  /** True once some process committed after `group`'s txn was taken (never without the add-on's id). */
+  private passed(group: PinGroup): boolean {
+    return group.seenAt !== 0 && this.readTxn.lastCommitted() !== group.seenAt;
   }
 
   /** Keeps held `group` past its turn, looked at again in KEEP_CHECK_MS. */
