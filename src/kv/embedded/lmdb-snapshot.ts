@@ -168,12 +168,12 @@ export class LmdbSnapshot implements Snapshot {
   }
 }
 
-/** txn.done(), ignoring the error of an already closed environment (nothing left to free). */
 /** One more reference to a read txn lmdb-js handed out (its Transaction.use(); the typings omit it), ended by done(). */
 export function useAgain(txn: Transaction): void {
   (txn as unknown as { use(): void }).use();
 }
 
+/** txn.done(), ignoring the error of an already closed environment (nothing left to free). */
 export function doneQuietly(txn: Transaction): void {
   try {
     txn.done();

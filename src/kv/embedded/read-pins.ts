@@ -107,16 +107,15 @@ export class ReadPins {
     lease.released = true;
     this.leakGuard.forget(lease);
     if (--group.open === 0 && !group.held) {
-      if (this.passed(group)) {
-        // A commit moved past it: no later snapshot joins it, so its txn goes now, and lmdb-js can
-        // renew that txn for the next snapshot instead of beginning another (a write statement's
-        // snapshot ends after its own commit).
-        this.pinned.delete(group.txn);
-        doneQuietly(group.txn);
-        return;
-      }
       // The lease's txn reference becomes the group's hold (PinGroup.held) until setImmediate.
       group.held = true;
+      if (this.passed(group)) {
+        // Unless a commit moved past it: no later snapshot joins it, so its txn goes now, and
+        // lmdb-js can renew that txn for the next snapshot instead of beginning another (a write
+        // statement's snapshot ends after its own commit).
+        this.letGo(group);
+        return;
+      }
       this.heldGroups.push(group);
       if (this.heldGroups.length === 1) setImmediate(this.dropHolds).unref();
       return;
