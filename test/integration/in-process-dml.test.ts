@@ -1,7 +1,7 @@
 /**
  * Smoke test of sysbench/in-process-dml.ts (CPU per prepared DML statement in-process): runs the
  * script with tsx on a tiny table for one round of one second and checks the shape of what it
- * reports and that it removed its store.
+ * reports, that it ran the built engine when there is one, and that it removed its store.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +25,7 @@ describe('sysbench/in-process-dml.ts', () => {
     const { stdout } = await run(resolve(ROOT, 'node_modules/.bin/tsx'), args, { cwd: ROOT, timeout: 60_000 });
     const res = JSON.parse(stdout) as DmlResult;
     expect([res.sql, res.rows, res.sessions]).toEqual([sql, 300, 4]);
+    expect(res.code).toBe(existsSync(join(ROOT, 'dist/sql/session/index.js')) ? 'dist' : 'src');
     expect(res.rounds).toHaveLength(2);
     for (const r of res.rounds) {
       expect(r.errors).toBe(0);
@@ -33,5 +34,10 @@ describe('sysbench/in-process-dml.ts', () => {
       expect(r.cpuUs).toBeCloseTo(r.userUs + r.systemUs, 6);
     }
     expect(existsSync(dataDir)).toBe(false);
+  }, 90_000);
+
+  it('refuses a --code other than dist or src', async () => {
+    const args = ['sysbench/in-process-dml.ts', '--code', 'lib', '--rows', '10', '--duration', '1', '--rounds', '1'];
+    await expect(run(resolve(ROOT, 'node_modules/.bin/tsx'), args, { cwd: ROOT, timeout: 60_000 })).rejects.toMatchObject({ stderr: expect.stringContaining('--code must be dist or src') });
   }, 90_000);
 });
