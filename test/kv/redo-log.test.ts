@@ -186,4 +186,35 @@ describe('redo log files (one process)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('after a failed fdatasync, a wait for a record it covered fails with that error, and nothing is synced again', async () => {
+    const dir = tempDir('shale-redolog-');
+    try {
+      const path = join(dir, 'redo.6');
+      const failures: unknown[] = [];
+      // /dev/null takes writes at any offset; its fdatasync fails with EINVAL, as a failing disk's would.
+      const device = openSync('/dev/null', 'r+');
+      try {
+        const file = new LogFile(6n, path, device, (err) => failures.push(err));
+        const first = file.append(rec(0n), 0);
+        const second = file.append(rec(1n), 100);
+        const failed: unknown = await file.sync(first).catch((err: unknown) => err);
+        expect(failed).toMatchObject({ code: 'EINVAL', path });
+        // A later fdatasync may succeed although the pages the failed one could not write are lost.
+        await expect(file.sync(second)).rejects.toBe(failed);
+        let thrown: unknown;
+        try {
+          file.syncNow(second);
+        } catch (err) {
+          thrown = err;
+        }
+        expect(thrown).toBe(failed);
+        expect(failures).toEqual([failed]);
+      } finally {
+        closeSync(device);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
