@@ -130,7 +130,7 @@ export class LogFile {
     // After a failed fdatasync a later one can succeed although the pages that failed are lost:
     // an append that no sync covered before the failure is never acknowledged.
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.closed) return Promise.reject(this.failure ?? new Error(`redo log generation ${this.gen} closed unsynced`));
+    if (this.closed) return Promise.reject(new Error(`redo log generation ${this.gen} closed unsynced`));
     return new Promise((resolve, reject) => {
       this.waiters.push({ upTo, resolve, reject });
       this.kick();
@@ -144,7 +144,7 @@ export class LogFile {
   syncNow(upTo: number): void {
     if (upTo <= this.synced) return;
     if (this.failure !== undefined) throw this.failure; // as in sync()
-    if (this.closed) throw this.failure ?? new Error(`redo log generation ${this.gen} closed unsynced`);
+    if (this.closed) throw new Error(`redo log generation ${this.gen} closed unsynced`);
     const target = this.appended;
     try {
       fdatasyncSync(this.fd);
